@@ -1,0 +1,32 @@
+package io.tributary.delta;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.generic.GenericRecord;
+
+/** One Delta table. Every method reads the latest committed state of the log. */
+public interface DeltaTable {
+
+    String location();
+
+    /** The next offset to ingest per partition, as the latest commit records it. */
+    Map<PartitionKey, Long> positions();
+
+    /** Writes rows (of the table's row schema) into one Parquet file with statistics. Not committed yet. */
+    DataFile writeDataFile(Iterable<GenericRecord> rows);
+
+    /**
+     * Commits the files and the new positions in one Delta commit. Succeeds only if, for every partition in
+     * {@code ranges}, the table's position is {@code range.from()} or the table has none for it.
+     *
+     * @return the committed table version
+     * @throws PositionConflictException when another writer got there first; nothing was committed
+     */
+    long commit(List<DataFile> files, Map<PartitionKey, OffsetRange> ranges);
+
+    Status status();
+
+    record Status(long version, Optional<Instant> lastCommitAt, long numRecords) {}
+}
