@@ -3,14 +3,8 @@ package io.tributary.schema;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.time.DateTimeException;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeFormatterBuilder;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoField;
-import java.time.temporal.TemporalAccessor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -78,14 +72,8 @@ abstract class JsonValueReader {
         }
     }
 
-    /** RFC 3339 date-time to microseconds since the epoch, UTC; a date-time without an offset is taken as UTC. */
+    /** RFC 3339 date-time to microseconds since the epoch, UTC. */
     static final class Timestamp extends JsonValueReader {
-        private static final DateTimeFormatter DATE_TIME = new DateTimeFormatterBuilder()
-                .parseCaseInsensitive()
-                .append(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-                .optionalStart().appendOffsetId().optionalEnd()
-                .toFormatter();
-
         Timestamp(boolean nullable, String path) {
             super(nullable, path);
         }
@@ -96,13 +84,8 @@ abstract class JsonValueReader {
                 throw mismatch("a date-time string", t);
             }
             try {
-                TemporalAccessor parsed = DATE_TIME.parse(p.getText());
-                LocalDateTime local = LocalDateTime.from(parsed);
-                ZoneOffset offset = parsed.isSupported(ChronoField.OFFSET_SECONDS)
-                        ? ZoneOffset.ofTotalSeconds(parsed.get(ChronoField.OFFSET_SECONDS)) : ZoneOffset.UTC;
-                long seconds = local.toEpochSecond(offset);
-                return Math.addExact(Math.multiplyExact(seconds, 1_000_000L), local.getNano() / 1_000L);
-            } catch (DateTimeParseException | ArithmeticException e) {
+                return Rfc3339.toMicros(p.getText());
+            } catch (DateTimeException e) {
                 throw new DecodeException("`" + path + "`: not an RFC 3339 date-time");
             }
         }
@@ -121,7 +104,7 @@ abstract class JsonValueReader {
             }
             try {
                 return Math.toIntExact(LocalDate.parse(p.getText()).toEpochDay());
-            } catch (DateTimeParseException | ArithmeticException e) {
+            } catch (DateTimeException | ArithmeticException e) {
                 throw new DecodeException("`" + path + "`: not an ISO 8601 date (yyyy-mm-dd)");
             }
         }
