@@ -68,7 +68,9 @@ final class ProtoTypeMapper {
             Mapped scalar = mapScalar(value, path);
             return new Mapped(scalar.type, v -> scalar.converter.convert(((Message) v).getField(value)));
         }
-        if (name.startsWith("google.protobuf.")) {
+        // Only these names are importable, but a pasted copy of another well-known type would decode as a plain
+        // struct that means something else (an Any's bytes, a Duration's seconds), so it is refused as a field.
+        if (name.startsWith("google.protobuf.") && !path.isEmpty()) {
             throw new InvalidSchemaException(field, "`" + where(path) + "` uses the well-known type " + name
                     + ", which has no column mapping; only google.protobuf.Timestamp and the wrapper types are"
                     + " supported, so model the data with your own message");

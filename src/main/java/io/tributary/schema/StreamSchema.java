@@ -1,6 +1,7 @@
 package io.tributary.schema;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -49,9 +50,10 @@ public final class StreamSchema {
      *                                  possible for SideSchema implementations from outside this package)
      */
     public static StreamSchema of(SideSchema key, SideSchema value) {
-        if (!recordNames(key.columnSchema()).stream().noneMatch(recordNames(value.columnSchema())::contains)
-                || recordNames(key.columnSchema()).contains(ROW_RECORD_NAME)
-                || recordNames(value.columnSchema()).contains(ROW_RECORD_NAME)) {
+        Set<String> keyNames = recordNames(key.columnSchema());
+        Set<String> valueNames = recordNames(value.columnSchema());
+        if (!Collections.disjoint(keyNames, valueNames) || keyNames.contains(ROW_RECORD_NAME)
+                || valueNames.contains(ROW_RECORD_NAME)) {
             if (key instanceof CompiledSide k && value instanceof CompiledSide v) {
                 key = k.withRecordPrefix(KEY);
                 value = v.withRecordPrefix(VALUE);
