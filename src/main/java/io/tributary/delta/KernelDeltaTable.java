@@ -208,6 +208,30 @@ final class KernelDeltaTable implements DeltaTable {
         return new Status(snapshot.getVersion(), Optional.of(Instant.ofEpochMilli(snapshot.getTimestamp(engine))), records);
     }
 
+    @Override
+    public Schema rowSchema() {
+        return AvroRowSchema.of(tables.latest(path).getSchema());
+    }
+
+    @Override
+    public Optional<String> domainMetadata(String domain) {
+        return tables.latest(path).getDomainMetadata(domain);
+    }
+
+    @Override
+    public TableRows rowsAddedSince(long version) {
+        java.util.Set<String> before = new java.util.HashSet<>();
+        for (DataFileSummary f : DataFileSummaries.of(tables.engine(), tables.at(path, version))) {
+            before.add(f.path());
+        }
+        return new TableReader(tables.engine(), tables.latest(path), p -> !before.contains(p));
+    }
+
+    @Override
+    public long commitExclusive(long basedOn, List<DataFile> files, Map<String, String> domainMetadata) {
+        return ExclusiveCommit.commit(tables, path, basedOn, files, domainMetadata);
+    }
+
     private static <T> CloseableIterator<T> iterator(List<T> list) {
         Iterator<T> it = list.iterator();
         return new CloseableIterator<>() {

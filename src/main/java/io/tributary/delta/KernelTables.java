@@ -133,6 +133,19 @@ final class KernelTables implements Tables {
         }
     }
 
+    Snapshot at(String path, long version) {
+        try {
+            return TableManager.loadSnapshot(path).atVersion(version).build(engine);
+        } catch (TableNotFoundException e) {
+            throw new NoSuchTableException(path);
+        }
+    }
+
+    @Override
+    public List<DataFileSummary> dataFiles(String location) {
+        return DataFileSummaries.of(engine, latest(qualify(location)));
+    }
+
     Engine engine() {
         return engine;
     }

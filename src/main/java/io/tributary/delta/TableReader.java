@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Reads a snapshot through Kernel's scan: Kernel resolves checkpoints, column mapping and partition values, and its
@@ -57,12 +58,19 @@ final class TableReader implements TableRows {
     private final Row scanState;
     private final StructType physicalSchema;
     private final CloseableIterator<FilteredColumnarBatch> scanFiles;
+    private final Predicate<String> fileFilter;
     private CloseableIterator<Row> scanFileRows;
     private CloseableIterator<FilteredColumnarBatch> data;
     private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
 
     TableReader(Engine engine, Snapshot snapshot) {
+        this(engine, snapshot, path -> true);
+    }
+
+    /** Reads only the live files whose full path passes {@code fileFilter}. */
+    TableReader(Engine engine, Snapshot snapshot, Predicate<String> fileFilter) {
         this.engine = engine;
+        this.fileFilter = fileFilter;
         this.version = snapshot.getVersion();
         Scan scan = snapshot.getScanBuilder().build();
         this.scanState = scan.getScanState(engine);
@@ -113,6 +121,9 @@ final class TableReader implements TableRows {
 
     private void openFile(Row scanFile) throws IOException {
         FileStatus file = InternalScanFileUtils.getAddFileStatus(scanFile);
+        if (!fileFilter.test(file.getPath())) {
+            return;
+        }
         CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
                 .readParquetFiles(io.delta.kernel.internal.util.Utils.singletonCloseableIterator(file), physicalSchema,
                         Optional.empty())

@@ -50,4 +50,7 @@ public interface Tables {
      * @throws NoSuchTableException when there is no Delta log at the location
      */
     TableRows read(String location);
+
+    /** The live data files of the table's latest snapshot with their statistics. Works for any Delta table. */
+    List<DataFileSummary> dataFiles(String location);
 }
