@@ -138,6 +138,13 @@ final class BackfillFixtures {
         return out;
     }
 
+    /** A multiset of rows; AssertJ's any-order comparison is quadratic, too slow for tens of thousands of rows. */
+    static Map<Map<String, Object>, Long> counts(List<Map<String, Object>> rows) {
+        Map<Map<String, Object>, Long> out = new java.util.HashMap<>();
+        rows.forEach(r -> out.merge(r, 1L, Long::sum));
+        return out;
+    }
+
     static List<Object> key(Map<String, Object> row, List<String> paths) {
         List<Object> key = new ArrayList<>();
         for (String p : paths) {
