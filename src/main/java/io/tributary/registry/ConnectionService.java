@@ -83,13 +83,12 @@ public class ConnectionService {
 
     /** The connections the caller owns or holds a grant on (all of them for an admin). */
     public Uni<List<ConnectionView>> list(Principal caller) {
-        Uni<List<ConnectionRow>> rows = caller.admin()
-                ? ConnectionRow.list("order by name")
-                : ConnectionRow.list("from ConnectionRow c where c.owner = ?1 or exists (select 1 from GrantRow g "
+        return Panache.withSession(() -> (caller.admin()
+                ? ConnectionRow.<ConnectionRow>list("order by name")
+                : ConnectionRow.<ConnectionRow>list("from ConnectionRow c where c.owner = ?1 or exists (select 1 from GrantRow g "
                         + "where g.securableType = ?2 and g.securableName = c.name and g.principal = ?1) "
                         + "order by c.name", caller.name(),
-                        GrantRow.CONNECTION);
-        return Panache.withSession(() -> rows.map(list -> list.stream().map(this::view).toList()));
+                        GrantRow.CONNECTION)).map(list -> list.stream().map(this::view).toList()));
     }
 
     public Uni<Void> delete(Principal caller, String nameParam) {
