@@ -14,6 +14,7 @@ import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.schema.InvalidSchemaException;
 import io.tributary.schema.SideSchema;
+import io.tributary.schema.StreamSchema;
 import io.tributary.security.AccessPolicy;
 import io.tributary.security.Principal;
 import io.tributary.security.Privilege;
@@ -38,7 +39,7 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class StreamService {
     private static final Logger LOG = Logger.getLogger(StreamService.class);
-    private static final String TIMESTAMP_COLUMN = "stream_record_timestamp";
+    private static final String TIMESTAMP_COLUMN = StreamSchema.STREAM_RECORD_TIMESTAMP;
 
     @Inject
     Tables tables;
@@ -201,8 +202,9 @@ public class StreamService {
         StreamChecks.Checked checked = p.checked();
         SideSchema key = compile(p.sources().key(), checked.key().field());
         SideSchema value = compile(p.sources().value(), checked.value().field());
-        Schema rowSchema = IngestionTableSchema.rowSchema(key, value);
-        IngestionTableSchema.checkColumnPaths(rowSchema, checked.deduplicationColumns());
+        StreamSchema streamSchema = StreamSchema.of(key, value);
+        Schema rowSchema = streamSchema.rowSchema();
+        IngestionTableSchema.checkColumnPaths(streamSchema, checked.deduplicationColumns());
         if (tables.exists(p.destinationLocation())) {
             throw RegistryException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
                     + p.destinationLocation() + "; choose another table name");

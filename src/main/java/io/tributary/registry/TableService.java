@@ -43,16 +43,17 @@ public class TableService {
     public Uni<TableView> get(Principal caller, String fullNameParam) {
         List<String> parts = Names.threePart("full_name", fullNameParam);
         String fullName = String.join(".", parts);
+        record Access(Resolved resolved, java.util.Set<Privilege> granted) {}
         return Panache.withSession(() -> resolve(parts)
-                .flatMap(r -> grants.privileges(GrantRow.TABLE, fullName, caller.name()).map(granted -> {
-                    AccessPolicy.require(caller, r.owner(), granted, Privilege.SELECT, "table", fullName);
-                    return r;
-                })))
-                .flatMap(r -> Blocking.call(() -> {
+                .flatMap(r -> grants.privileges(GrantRow.TABLE, fullName, caller.name())
+                        .map(granted -> new Access(r, granted))))
+                .flatMap(access -> Blocking.call(() -> {
+                    Resolved r = access.resolved();
                     if (!tables.exists(r.location())) {
                         throw RegistryException.notFound("table '" + fullName + "' does not exist (no Delta table at "
                                 + "its location)");
                     }
+                    AccessPolicy.require(caller, r.owner(), access.granted(), Privilege.SELECT, "table", fullName);
                     List<Column> columns = tables.columns(r.location());
                     List<ColumnView> views = new java.util.ArrayList<>();
                     for (int i = 0; i < columns.size(); i++) {
