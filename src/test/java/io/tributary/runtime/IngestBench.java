@@ -37,11 +37,23 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class IngestBench {
 
-    static final String JSON_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"
+    public static final String JSON_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"
             + "\"user\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\"},\"currency\":{\"type\":\"string\"},"
             + "\"country\":{\"type\":\"string\"},\"ok\":{\"type\":\"boolean\"}}}";
 
+    /**
+     * Outside Quarkus, Quarkus's initial log configurator leaves every logger at DEBUG, and parquet-mr then formats a
+     * debug line for every value it writes (about ten times slower). Held here so the levels are not collected.
+     */
+    private static final List<java.util.logging.Logger> QUIET = new ArrayList<>();
+
     public static void main(String[] args) throws Exception {
+        for (String name : List.of("org.apache.parquet", "org.apache.kafka", "kafka", "io.delta", "org.apache.hadoop",
+                "state.change.logger")) {
+            java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+            logger.setLevel(java.util.logging.Level.SEVERE);
+            QUIET.add(logger);
+        }
         switch (args[0]) {
             case "broker" -> {
                 EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(args[1]), Integer.parseInt(args[2]), Map.of());
@@ -54,7 +66,7 @@ public final class IngestBench {
         }
     }
 
-    static byte[] record(long i, Random random) {
+    public static byte[] record(long i, Random random) {
         String s = "{\"id\":" + i + ",\"user\":\"user-" + (100000 + random.nextInt(900000)) + "\",\"amount\":"
                 + (random.nextInt(1000000) / 100.0) + ",\"currency\":\"EUR\",\"country\":\"DE\",\"ok\":true,"
                 + "\"note\":\"padding-" + Long.toHexString(random.nextLong()) + "\"}";
@@ -100,8 +112,14 @@ public final class IngestBench {
         StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, catchUp, settings);
         long started = System.nanoTime();
         pipeline.start();
+        long lastPrint = started;
         while (pipeline.status().rowsIngested() < records) {
             Thread.sleep(20);
+            if (System.getenv("BENCH_TRACE") != null && System.nanoTime() - lastPrint > 1_000_000_000L) {
+                lastPrint = System.nanoTime();
+                System.out.printf("  %.1f s: %d rows, version %d%n", (lastPrint - started) / 1e9,
+                        pipeline.status().rowsIngested(), pipeline.status().tableVersion());
+            }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         pipeline.stop();
@@ -176,18 +194,16 @@ public final class IngestBench {
             while (pipeline.status().rowsIngested() < total) {
                 Thread.sleep(50);
             }
-            pipeline.stop();
-            Timer timer = registry.find("tributary.ingest.freshness").timer();
-            if (timer == null) {
-                registry.getMeters().forEach(m -> System.out.println(m.getId()));
-                throw new IllegalStateException("no freshness timer");
-            }
+            Timer timer = registry.get("tributary.ingest.freshness").timer();
             StringBuilder out = new StringBuilder();
             for (ValueAtPercentile v : timer.takeSnapshot().percentileValues()) {
                 out.append(String.format(" p%.0f=%.0f ms", v.percentile() * 100, v.value(TimeUnit.MILLISECONDS)));
             }
+            long count = timer.count();
+            double max = timer.max(TimeUnit.MILLISECONDS);
+            pipeline.stop();
             System.out.printf("freshness at 5,000 records/s (produce to committed, %d records):%s, max=%.0f ms%n",
-                    timer.count(), out, timer.max(TimeUnit.MILLISECONDS));
+                    count, out, max);
         }
     }
 
