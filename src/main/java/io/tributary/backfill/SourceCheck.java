@@ -7,7 +7,10 @@ import io.tributary.schema.StreamSchema;
 import java.util.List;
 import java.util.Optional;
 
-/** SPEC 5: a backfill source is a Delta table with a {@code stream_record_timestamp} TIMESTAMP column. */
+/**
+ * SPEC 5: a backfill source is a Delta table with a {@code stream_record_timestamp} TIMESTAMP column, named exactly
+ * so (the rule stream creation applies in the registry, so a stream accepted there is never refused here).
+ */
 final class SourceCheck {
     private SourceCheck() {}
 
@@ -21,7 +24,7 @@ final class SourceCheck {
                     + " its storage location");
         }
         for (Column c : columns) {
-            if (c.name().equalsIgnoreCase(StreamSchema.STREAM_RECORD_TIMESTAMP)) {
+            if (c.name().equals(StreamSchema.STREAM_RECORD_TIMESTAMP)) {
                 return c.type().equals("timestamp") ? Optional.empty()
                         : Optional.of("column " + c.name() + " of the backfill source is " + c.type()
                                 + "; it must be timestamp (UTC) — cast it, e.g. to_utc_timestamp for timestamp_ntz");
