@@ -7,6 +7,6 @@ cd "$(dirname "$0")/../.."
 ROWS="${1:-1000000}"
 HEAP="${2:-512m}"
 ./mvnw -o -q -B test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test >/dev/null
-exec java "-Xmx${HEAP}" -XX:+UseParallelGC -Djava.util.logging.config.file=/dev/null \
+exec java "-Xmx${HEAP}" -XX:+UseParallelGC \
   -cp "target/test-classes:target/classes:$(cat target/bench-classpath.txt)" \
   io.tributary.backfill.BackfillBench "$ROWS"

@@ -63,6 +63,15 @@ final class DedupKeys {
         return SourceRowMapper.nullable(current) ? current : Schema.createUnion(Schema.create(Schema.Type.NULL), current);
     }
 
+    /** The top-level columns the key reads: all a row needs for {@link #hash}. */
+    java.util.Set<String> columns() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (String[] p : paths) {
+            out.add(p[0]);
+        }
+        return out;
+    }
+
     /** Writes the key's hash into {@code out[0..1]}. */
     void hash(Map<String, Object> row, long[] out) {
         len = 0;

@@ -73,7 +73,7 @@ final class MergeRound implements AutoCloseable {
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(written), 1 << 16))) {
             for (int pass = 0; pass < passes; pass++) {
                 KeyHashSet ingested = new KeyHashSet(ingestionRows / passes);
-                try (TableRows it = tables.read(ingestion.location())) {
+                try (TableRows it = tables.read(ingestion.location(), keys.columns())) {
                     // Later passes may read a newer version: a superset of keys, so they only exclude more, and
                     // the commit is checked against the first pass's version.
                     if (pass == 0) {

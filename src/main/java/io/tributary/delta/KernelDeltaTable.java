@@ -224,7 +224,7 @@ final class KernelDeltaTable implements DeltaTable {
         for (DataFileSummary f : DataFileSummaries.of(tables.engine(), tables.at(path, version))) {
             before.add(f.path());
         }
-        return new TableReader(tables.engine(), tables.latest(path), p -> !before.contains(p));
+        return new TableReader(tables.engine(), tables.latest(path), p -> !before.contains(p), null);
     }
 
     @Override

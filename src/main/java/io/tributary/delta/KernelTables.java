@@ -125,6 +125,11 @@ final class KernelTables implements Tables {
         return new TableReader(engine, latest(qualify(location)));
     }
 
+    @Override
+    public TableRows read(String location, java.util.Set<String> columns) {
+        return new TableReader(engine, latest(qualify(location)), path -> true, columns);
+    }
+
     Snapshot latest(String path) {
         try {
             return TableManager.loadSnapshot(path).build(engine);

@@ -64,15 +64,28 @@ final class TableReader implements TableRows {
     private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
 
     TableReader(Engine engine, Snapshot snapshot) {
-        this(engine, snapshot, path -> true);
+        this(engine, snapshot, path -> true, null);
     }
 
-    /** Reads only the live files whose full path passes {@code fileFilter}. */
-    TableReader(Engine engine, Snapshot snapshot, Predicate<String> fileFilter) {
+    /**
+     * Reads only the live files whose full path passes {@code fileFilter}, and of them only the top-level
+     * {@code columns} (all when null): Parquet is columnar, so columns not asked for are never decoded.
+     */
+    TableReader(Engine engine, Snapshot snapshot, Predicate<String> fileFilter, java.util.Set<String> columns) {
         this.engine = engine;
         this.fileFilter = fileFilter;
         this.version = snapshot.getVersion();
-        Scan scan = snapshot.getScanBuilder().build();
+        io.delta.kernel.ScanBuilder builder = snapshot.getScanBuilder();
+        if (columns != null) {
+            List<StructField> kept = new ArrayList<>();
+            for (StructField f : snapshot.getSchema().fields()) {
+                if (columns.contains(f.getName())) {
+                    kept.add(f);
+                }
+            }
+            builder = builder.withReadSchema(new StructType(kept));
+        }
+        Scan scan = builder.build();
         this.scanState = scan.getScanState(engine);
         this.physicalSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
         this.scanFiles = scan.getScanFiles(engine);

@@ -51,6 +51,9 @@ public interface Tables {
      */
     TableRows read(String location);
 
+    /** Like {@link #read(String)}, reading only the named top-level columns (rows hold just those). */
+    TableRows read(String location, java.util.Set<String> columns);
+
     /** The live data files of the table's latest snapshot with their statistics. Works for any Delta table. */
     List<DataFileSummary> dataFiles(String location);
 }

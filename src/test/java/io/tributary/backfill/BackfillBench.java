@@ -26,9 +26,21 @@ import org.apache.avro.generic.GenericRecord;
  * do). Heap is sampled every 20 ms. Not a test: run by the script with a fixed -Xmx.
  */
 final class BackfillBench {
+    /**
+     * Outside Quarkus every logger is left at DEBUG, and parquet-mr then formats a debug line for every value it
+     * writes or reads (several times slower). Held here so the levels are not collected.
+     */
+    private static final List<org.jboss.logmanager.Logger> QUIET = new ArrayList<>();
+
     private BackfillBench() {}
 
     public static void main(String[] args) throws Exception {
+        for (String name : List.of("org.apache.parquet", "io.delta", "org.apache.hadoop")) {
+            // slf4j is bound to JBoss LogManager here, whose loggers are not JUL's unless it is the JUL manager.
+            org.jboss.logmanager.Logger logger = org.jboss.logmanager.LogContext.getLogContext().getLogger(name);
+            logger.setLevel(java.util.logging.Level.WARNING);
+            QUIET.add(logger);
+        }
         int n = Integer.parseInt(args[0]);
         Path dir = Files.createTempDirectory("tributary-backfill-bench");
         Tables tables = Tables.forWarehouse(dir.toString(), Optional.empty());
