@@ -23,7 +23,7 @@ import org.apache.avro.util.Utf8;
 import org.junit.jupiter.api.Test;
 
 class AvroDecoderTest {
-    private static final String SCHEMA = """
+    static final String SCHEMA = """
         {"type": "record", "name": "Tx", "namespace": "com.example", "fields": [
           {"name": "i", "type": "int"},
           {"name": "l", "type": "long"},
@@ -61,7 +61,7 @@ class AvroDecoderTest {
         return out.toByteArray();
     }
 
-    private static GenericRecord sample(Schema writer, Schema eventBranch) {
+    static GenericRecord sample(Schema writer, Schema eventBranch) {
         Schema s = writer;
         return new GenericRecordBuilder(s)
                 .set("i", -7).set("l", 1L << 40).set("f", 1.5f).set("d", 2.25d).set("b", true)
