@@ -163,4 +163,38 @@ class AvroDecoderTest {
     void nullBytesAreNull() throws Exception {
         assertThat(avroSide("\"string\"").newDecoder().decode(null)).isNull();
     }
+
+    @Test
+    void lengthsAndCountsBeyondTheMessageFailWithoutAllocating() {
+        // A 1 GiB length or item count in five bytes.
+        byte[] huge = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x08};
+        for (String schema : List.of("\"bytes\"", "\"string\"", "{\"type\": \"array\", \"items\": \"null\"}",
+                "{\"type\": \"map\", \"values\": \"int\"}", "{\"type\": \"array\", \"items\": \"int\"}")) {
+            Decoder decoder = avroSide(schema).newDecoder();
+            long before = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+            assertThatThrownBy(() -> decoder.decode(huge)).as(schema).isInstanceOf(DecodeException.class);
+            long after = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+            assertThat(after - before).as(schema).isLessThan(100_000_000L);
+        }
+    }
+
+    @Test
+    void blocksWithByteSizesAreReadAndSkipped() throws Exception {
+        // count -2 (zig-zag 3) with a byte size of 2 (zig-zag 4), items 1 and 2, then the end block.
+        byte[] sizedBlock = {0x03, 0x04, 0x02, 0x04, 0x00};
+        assertThat(avroSide("{\"type\": \"array\", \"items\": \"int\"}").newDecoder().decode(sizedBlock))
+                .isEqualTo(List.of(1, 2));
+
+        Schema writer = avro("{\"type\": \"record\", \"name\": \"R\", \"fields\": ["
+                + "{\"name\": \"skipped\", \"type\": {\"type\": \"array\", \"items\": \"int\"}},"
+                + "{\"name\": \"m\", \"type\": {\"type\": \"map\", \"values\": \"string\"}},"
+                + "{\"name\": \"kept\", \"type\": \"string\"}]}");
+        Schema reader = avro("{\"type\": \"record\", \"name\": \"R\", \"fields\": ["
+                + "{\"name\": \"kept\", \"type\": \"string\"}]}");
+        AvroTypeMapper.Mapped mapped = new AvroTypeMapper("f", new RecordNames("r")).map(reader);
+        AvroDecoder decoder = new AvroDecoder(writer, reader, mapped.reader());
+        // skipped: sized block of [1, 2] then a plain block of [3]; m: {"k": "v"}; kept: "yes"
+        byte[] bytes = {0x03, 0x04, 0x02, 0x04, 0x02, 0x06, 0x00, 0x02, 0x02, 'k', 0x02, 'v', 0x00, 0x06, 'y', 'e', 's'};
+        assertThat(decoder.decode(bytes).toString()).isEqualTo("{\"kept\": \"yes\"}");
+    }
 }
