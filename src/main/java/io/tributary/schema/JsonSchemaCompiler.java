@@ -49,8 +49,9 @@ final class JsonSchemaCompiler {
         try {
             document = MAPPER.readTree(text);
         } catch (JacksonException e) {
-            throw new InvalidSchemaException(field, "is not valid JSON (" + e.getOriginalMessage() + " at line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
+            String at = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new InvalidSchemaException(field, "is not valid JSON (" + e.getOriginalMessage() + at
                     + "); give the JSON Schema as a JSON object");
         }
         Optional<String> problem = JsonSchemaMetaValidator.problem(document);
@@ -58,6 +59,7 @@ final class JsonSchemaCompiler {
             throw new InvalidSchemaException(field, problem.get());
         }
         JsonSchemaCompiler compiler = new JsonSchemaCompiler(field, names, document);
+        compiler.refsInProgress.push("#");
         Mapped root = compiler.map(document, "", "#");
         return new Compiled(root.type, root.reader);
     }
@@ -74,7 +76,6 @@ final class JsonSchemaCompiler {
         if (type == null) {
             return raw(true, path);
         }
-        boolean nullable = false;
         List<String> types = new ArrayList<>();
         if (type.isString()) {
             types.add(type.stringValue());
@@ -83,7 +84,7 @@ final class JsonSchemaCompiler {
                 types.add(t.asString());
             }
         }
-        nullable = types.remove("null");
+        boolean nullable = types.remove("null");
         if (types.size() != 1) {
             return raw(true, path);
         }
