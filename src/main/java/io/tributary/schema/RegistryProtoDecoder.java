@@ -1,10 +1,8 @@
 package io.tributary.schema;
 
 import com.google.protobuf.Descriptors.Descriptor;
-import com.google.protobuf.Descriptors.FileDescriptor;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -49,22 +47,11 @@ final class RegistryProtoDecoder implements Decoder {
             throw new DecodeException("schema id " + frame.schemaId() + " is a " + writer.type()
                     + " schema, not Protobuf");
         }
-        FileDescriptor file;
         try {
-            file = ProtoFileParser.parse(writer.text(), "schema id " + frame.schemaId());
-        } catch (InvalidSchemaException e) {
-            throw new DecodeException("schema id " + frame.schemaId() + " cannot be read: " + e.getMessage());
+            return ProtoFileParser.messageNameAt(writer.text(), frame.indexes());
+        } catch (RuntimeException e) {
+            throw new DecodeException("message indexes " + Arrays.toString(frame.indexes())
+                    + " do not name a message of schema id " + frame.schemaId());
         }
-        List<Descriptor> level = file.getMessageTypes();
-        Descriptor d = null;
-        for (int index : frame.indexes()) {
-            if (index >= level.size()) {
-                throw new DecodeException("message indexes " + Arrays.toString(frame.indexes())
-                        + " do not name a message of schema id " + frame.schemaId());
-            }
-            d = level.get(index);
-            level = d.getNestedTypes();
-        }
-        return d.getFullName();
     }
 }

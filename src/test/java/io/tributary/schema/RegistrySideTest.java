@@ -328,4 +328,22 @@ class RegistrySideTest {
         // Rebuilt from the schemas already fetched, not from whatever is latest now.
         assertThat(registry.requests).hasSize(requests);
     }
+
+    @Test
+    void protobufWriterVersionsMayUseTypesTheStreamDoesNotRead() throws Exception {
+        registry.register(subject, "PROTOBUF", PROTO_V1);
+        Decoder decoder = compile(RegistryFormat.FORMAT_PROTOBUF).newDecoder();
+        int newer = registry.register(subject, "PROTOBUF", """
+            syntax = "proto3";
+            package com.example;
+            import "google/protobuf/duration.proto";
+            message Tx { string id = 1; google.protobuf.Duration took = 3; }
+            """);
+        byte[] tx = ProtoDecoderTest.message(o -> {
+            o.writeString(1, "t2");
+            o.writeMessage(3, com.google.protobuf.Duration.newBuilder().setSeconds(5).build());
+        });
+        GenericRecord r = (GenericRecord) decoder.decode(ConfluentFramingTest.protobufFrame(newer, new int[] {0}, tx));
+        assertThat(r.get("id")).isEqualTo("t2");
+    }
 }
