@@ -13,7 +13,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * JSON Schema text to a column type and a decoding plan (SPEC 4.1): string (date-time -> TIMESTAMP, date -> DATE),
  * number -> DOUBLE, integer -> LONG, boolean, object with properties -> STRUCT in declared order, array -> ARRAY of
- * items, a type list with "null" -> nullable; anything else is a STRING holding the raw JSON text. Local
+ * items, a type list with "null" (or anyOf/oneOf of one schema and null) -> nullable; anything else is a STRING
+ * holding the raw JSON text. Local
  * {@code $ref}s ({@code #/...}) are followed; a reference back into itself ends in a raw JSON STRING, since a column
  * cannot nest without end. Struct fields are always nullable because missing properties are NULL.
  */
@@ -74,7 +75,7 @@ final class JsonSchemaCompiler {
         }
         JsonNode type = node.get("type");
         if (type == null) {
-            return raw(true, path);
+            return mapNullableAlternative(node, path, pointer);
         }
         List<String> types = new ArrayList<>();
         if (type.isString()) {
@@ -100,6 +101,28 @@ final class JsonSchemaCompiler {
             case "array" -> mapArray(node, nullable, path, pointer);
             default -> raw(nullable, path);
         };
+    }
+
+    /**
+     * {@code anyOf}/{@code oneOf} of one schema and {"type": "null"} is how generators (Pydantic, for one) write a
+     * nullable type; it is read like a type list with "null". Any other combination stays raw JSON text.
+     */
+    private Mapped mapNullableAlternative(JsonNode node, String path, String pointer) {
+        for (String keyword : List.of("anyOf", "oneOf")) {
+            JsonNode alternatives = node.get(keyword);
+            if (alternatives == null || !alternatives.isArray() || alternatives.size() != 2) {
+                continue;
+            }
+            for (int i = 0; i < 2; i++) {
+                JsonNode nullType = alternatives.get(1 - i).get("type");
+                if (nullType != null && nullType.isString() && nullType.stringValue().equals("null")
+                        && alternatives.get(1 - i).size() == 1) {
+                    Mapped other = map(alternatives.get(i), path, pointer + "/" + keyword + "/" + i);
+                    return other.nullable ? other : new Mapped(other.type, true, new JsonValueReader.OrNull(other.reader));
+                }
+            }
+        }
+        return raw(true, path);
     }
 
     private Mapped mapRef(JsonNode ref, String path, String pointer) {
