@@ -14,9 +14,9 @@ import tools.jackson.databind.json.JsonMapper;
  * JSON Schema text to a column type and a decoding plan (SPEC 4.1): string (date-time -> TIMESTAMP, date -> DATE),
  * number -> DOUBLE, integer -> LONG, boolean, object with properties -> STRUCT in declared order, array -> ARRAY of
  * items, a type list with "null" (or anyOf/oneOf of one schema and null) -> nullable; anything else is a STRING
- * holding the raw JSON text. Local
- * {@code $ref}s ({@code #/...}) are followed; a reference back into itself ends in a raw JSON STRING, since a column
- * cannot nest without end. Struct fields are always nullable because missing properties are NULL.
+ * holding the raw JSON text. Local {@code $ref}s ({@code #/...}) are followed; a reference back into itself ends in a
+ * raw JSON STRING, since a column cannot nest without end. Struct fields are always nullable because missing
+ * properties are NULL.
  */
 final class JsonSchemaCompiler {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
