@@ -3,6 +3,7 @@ package io.tributary.schema;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import java.net.URI;
+import java.util.function.Function;
 import org.apache.avro.Schema;
 
 /**
@@ -68,9 +69,9 @@ final class RegistrySchemaCompiler {
                                       RegistryClient.RegisteredSchema registered, String subjectField,
                                       String recordPrefix) {
         RecordNames names = new RecordNames(recordPrefix);
+        Function<String, CompiledSide> rebuild = prefix -> build(pinned, client, registered, subjectField, prefix);
+        // Problems of the registered text are reported on the subject, which is what the user can change.
         String what = subjectField;
-        java.util.function.Function<String, CompiledSide> rebuild =
-                prefix -> build(pinned, client, registered, subjectField, prefix);
         if (pinned.format() == RegistryFormat.FORMAT_AVRO) {
             Schema reader = AvroSchemaCompiler.parse(registered.text(), what);
             AvroTypeMapper.Mapped mapped = new AvroTypeMapper(what, names).map(reader);
