@@ -29,8 +29,9 @@ class LocalConcurrencyTest {
         PartitionKey shared = new PartitionKey("shared", 0);
         tables.create(location, TestRows.SIMPLE, Map.of(shared, 0L));
         int commits = 12;
-        Process a = ContendingWriter.spawn(dir, "a", List.of(root, location, "shared", "0", "" + commits, dir.resolve("a.result").toString()), List.of());
-        Process b = ContendingWriter.spawn(dir, "b", List.of(root, location, "shared", "0", "" + commits, dir.resolve("b.result").toString()), List.of());
+        Process a = ContendingWriter.spawn(dir, "a", List.of(root, location, "shared", "0", "" + commits, dir.resolve("a.result").toString()), List.of(), dir.resolve("go"));
+        Process b = ContendingWriter.spawn(dir, "b", List.of(root, location, "shared", "0", "" + commits, dir.resolve("b.result").toString()), List.of(), dir.resolve("go"));
+        ContendingWriter.release(List.of(dir.resolve("a.result"), dir.resolve("b.result")), dir.resolve("go"));
         assertThat(a.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(b.waitFor(3, TimeUnit.MINUTES)).isTrue();
         assertThat(a.exitValue()).as(Files.readString(dir.resolve("a.log"))).isZero();
