@@ -208,6 +208,14 @@ final class KernelDeltaTable implements DeltaTable {
         return new Status(snapshot.getVersion(), Optional.of(Instant.ofEpochMilli(snapshot.getTimestamp(engine))), records);
     }
 
+    @Override
+    public Optional<Long> compact(long targetFileBytes) {
+        if (targetFileBytes <= 0) {
+            throw new IllegalArgumentException("targetFileBytes must be positive, got " + targetFileBytes);
+        }
+        return new TableCompaction(tables, path).run(targetFileBytes);
+    }
+
     private static <T> CloseableIterator<T> iterator(List<T> list) {
         Iterator<T> it = list.iterator();
         return new CloseableIterator<>() {
