@@ -146,7 +146,10 @@ final class KernelDeltaTable implements DeltaTable {
                 throw e;
             } catch (ConcurrentWriteException e) {
                 // A concurrent commit set the same position domain (or changed the metadata): nothing of ours was
-                // written; re-check the positions against the new snapshot.
+                // written; re-check the positions against the new snapshot at once.
+                if (System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
                 lastFailure = null;
             } catch (RuntimeException e) {
                 // Storage failures, or Kernel giving up or not knowing whether its write landed.

@@ -11,7 +11,6 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
@@ -117,9 +116,7 @@ final class S3Storage implements Storage {
                         out.add(new Entry("s3://" + l.bucket() + "/" + o.key(), o.size(), o.lastModified().toEpochMilli()));
                     }
                 }
-                for (CommonPrefix ignored : r.commonPrefixes()) {
-                    sawAnything = true;
-                }
+                sawAnything |= !r.commonPrefixes().isEmpty(); // subdirectories also prove the directory exists
                 token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
             } while (token != null);
         } catch (SdkException e) {
