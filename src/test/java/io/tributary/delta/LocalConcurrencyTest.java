@@ -41,4 +41,36 @@ class LocalConcurrencyTest {
         System.out.printf("two processes: %s + %s position conflicts%n",
                 Files.readString(dir.resolve("a.result")), Files.readString(dir.resolve("b.result")));
     }
+
+    @Test
+    void twoCreatorsOneTable() throws Exception {
+        String root = dir.resolve("warehouse").toString();
+        String location = root + "/c/s/created-twice";
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            List<java.util.concurrent.Future<String>> outcomes = new java.util.ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                long next = i;
+                outcomes.add(pool.submit(() -> {
+                    Tables tables = Tables.forWarehouse(root, Optional.empty());
+                    start.await();
+                    try {
+                        tables.create(location, TestRows.SIMPLE, Map.of(new PartitionKey("t", 0), next));
+                        return "created";
+                    } catch (TableExistsException e) {
+                        return "exists";
+                    }
+                }));
+            }
+            List<String> results = new java.util.ArrayList<>();
+            for (var f : outcomes) {
+                results.add(f.get());
+            }
+            assertThat(results).containsExactlyInAnyOrder("created", "exists");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(IndependentReader.version(location)).isZero();
+    }
 }
