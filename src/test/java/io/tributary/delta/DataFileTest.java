@@ -133,4 +133,41 @@ class DataFileTest {
         assertThat(best).as("write time of 100k rows (ns)").isLessThan(3_000_000_000L);
         assertThat(table.status().numRecords()).isEqualTo(100_000);
     }
+
+    /** Kernel's data skipping reads the statistics: a file whose bounds exclude the filter is not scanned. */
+    @Test
+    void kernelSkipsFilesByTheseStatistics() throws Exception {
+        KernelTables tables = new KernelTables(new Warehouse(dir.toString(), Optional.empty()), new LocalStorage());
+        String location = tables.defaultLocation("c", "s", "skipping");
+        DeltaTable table = tables.create(location, TestRows.SIMPLE, Map.of());
+        for (int i = 0; i < 3; i++) {
+            table.commit(List.of(table.writeDataFile(TestRows.simple("t", 0, i * 10L, i * 10L + 10))), Map.of());
+        }
+        io.delta.kernel.Snapshot snapshot = tables.latest(tables.qualify(location));
+        assertThat(scanFiles(tables, snapshot, new io.delta.kernel.expressions.Predicate(">=",
+                new io.delta.kernel.expressions.Column("kafka_offset"), io.delta.kernel.expressions.Literal.ofLong(25)))).isEqualTo(1);
+        long micros = TestRows.micros(Instant.parse("2026-01-01T00:00:00Z")) + 12 * 1_000_123L;
+        assertThat(scanFiles(tables, snapshot, new io.delta.kernel.expressions.Predicate("<",
+                new io.delta.kernel.expressions.Column("stream_record_timestamp"),
+                io.delta.kernel.expressions.Literal.ofTimestamp(micros)))).isEqualTo(2);
+        assertThat(scanFiles(tables, snapshot, new io.delta.kernel.expressions.Predicate("=",
+                new io.delta.kernel.expressions.Column("value"), io.delta.kernel.expressions.Literal.ofString("value-t-0-99")))).isZero(); // above every file's max
+    }
+
+    private static int scanFiles(KernelTables tables, io.delta.kernel.Snapshot snapshot, io.delta.kernel.expressions.Predicate filter)
+            throws Exception {
+        int n = 0;
+        try (io.delta.kernel.utils.CloseableIterator<io.delta.kernel.data.FilteredColumnarBatch> files =
+                snapshot.getScanBuilder().withFilter(filter).build().getScanFiles(tables.engine())) {
+            while (files.hasNext()) {
+                try (io.delta.kernel.utils.CloseableIterator<io.delta.kernel.data.Row> rows = files.next().getRows()) {
+                    while (rows.hasNext()) {
+                        rows.next();
+                        n++;
+                    }
+                }
+            }
+        }
+        return n;
+    }
 }
