@@ -17,61 +17,15 @@ class CommitRecoveryTest {
     Path dir;
 
     /** Writes the commit file, then reports a failure, like a PUT whose response was lost. */
-    private static final class LostResponses implements Storage {
-        private final LocalStorage delegate = new LocalStorage();
+    private static final class LostResponses extends ForwardingStorage {
         final AtomicInteger toLose = new AtomicInteger();
 
         @Override
         public void putIfAbsent(String path, byte[] data) throws IOException {
-            delegate.putIfAbsent(path, data);
+            super.putIfAbsent(path, data);
             if (path.endsWith(".json") && toLose.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new IOException("connection reset (after the write landed)");
             }
-        }
-
-        @Override
-        public String qualify(String path) {
-            return delegate.qualify(path);
-        }
-
-        @Override
-        public Optional<Entry> stat(String path) throws IOException {
-            return delegate.stat(path);
-        }
-
-        @Override
-        public List<Entry> listFrom(String path) throws IOException {
-            return delegate.listFrom(path);
-        }
-
-        @Override
-        public boolean hasChildren(String dir) throws IOException {
-            return delegate.hasChildren(dir);
-        }
-
-        @Override
-        public byte[] read(String path) throws IOException {
-            return delegate.read(path);
-        }
-
-        @Override
-        public SeekableStream openSeekable(String path, long knownLength) throws IOException {
-            return delegate.openSeekable(path, knownLength);
-        }
-
-        @Override
-        public void put(String path, byte[] data) throws IOException {
-            delegate.put(path, data);
-        }
-
-        @Override
-        public boolean delete(String path) throws IOException {
-            return delegate.delete(path);
-        }
-
-        @Override
-        public void deleteRecursively(String dir) throws IOException {
-            delegate.deleteRecursively(dir);
         }
     }
 

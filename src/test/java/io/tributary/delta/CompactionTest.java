@@ -69,4 +69,35 @@ class CompactionTest {
         }
         return n;
     }
+
+    /** A stream append that lands while the compaction rewrites files is kept: Kernel rebases the rewrite on it. */
+    @Test
+    void anAppendDuringCompactionIsNotLost() {
+        String root = dir.toString();
+        PartitionKey p = new PartitionKey("payments", 0);
+        Tables appender = Tables.forWarehouse(root, Optional.empty());
+        String location = appender.defaultLocation("c", "s", "busy");
+        DeltaTable appending = appender.create(location, TestRows.RICH, Map.of(p, 0L));
+        List<GenericRecord> rows = TestRows.rich(40);
+        for (int i = 0; i < 3; i++) {
+            appending.commit(List.of(appending.writeDataFile(rows.subList(i * 10, i * 10 + 10))), Map.of(p, new OffsetRange(i * 10L, i * 10L + 10)));
+        }
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        ForwardingStorage appendWhileWriting = new ForwardingStorage() {
+            @Override
+            public void put(String path, byte[] data) throws java.io.IOException {
+                super.put(path, data);
+                if (path.endsWith(".parquet") && armed.getAndSet(false)) {
+                    appending.commit(List.of(appending.writeDataFile(rows.subList(30, 40))), Map.of(p, new OffsetRange(30, 40)));
+                }
+            }
+        };
+        DeltaTable compacting = new KernelTables(new Warehouse(root, Optional.empty()), appendWhileWriting).open(location);
+
+        assertThat(compacting.compact(64L * 1024 * 1024)).contains(5L);
+
+        assertThat(armed).isFalse();
+        assertThat(IndependentReader.rows(location)).containsExactlyInAnyOrderElementsOf(rows.stream().map(TestRows::normal).toList());
+        assertThat(compacting.positions()).containsExactly(Map.entry(p, 40L));
+    }
 }
