@@ -120,14 +120,13 @@ final class KernelDeltaTable implements DeltaTable {
                     firstReadVersion = snapshot.getVersion();
                 }
                 if (mayHaveLanded) {
-                    // An earlier attempt failed after it may have written its commit file; committing again would
-                    // duplicate the data, so look for it first.
+                    // An earlier attempt failed after it may have written its commit file (or its request may still
+                    // be applied late); committing again would duplicate the data, so look for it first, every time.
                     Optional<Long> landed = CommitLog.find(tables.storage(), path, firstReadVersion + 1, snapshot.getVersion(),
                             marker(commitId, files, ranges));
                     if (landed.isPresent()) {
                         return landed.get();
                     }
-                    mayHaveLanded = false;
                 }
                 Map<PartitionKey, Long> current = PositionDomains.read(snapshot);
                 for (Map.Entry<PartitionKey, OffsetRange> r : ranges.entrySet()) {
@@ -154,7 +153,7 @@ final class KernelDeltaTable implements DeltaTable {
             } catch (RuntimeException e) {
                 // Storage failures, or Kernel giving up or not knowing whether its write landed.
                 lastFailure = e;
-                mayHaveLanded = firstReadVersion >= 0;
+                mayHaveLanded |= firstReadVersion >= 0;
             }
         }
     }
