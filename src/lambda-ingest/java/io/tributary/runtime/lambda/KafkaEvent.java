@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -56,8 +55,7 @@ record KafkaEvent(String eventSource, String eventSourceArn, String bootstrapSer
             throw new InvalidKafkaEventException("records must be an object keyed by '<topic>-<partition>'");
         }
         List<SourceRecord> records = new ArrayList<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = byPartition.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
+        for (Map.Entry<String, JsonNode> entry : byPartition.properties()) {
             String path = "records['" + entry.getKey() + "']";
             if (!entry.getValue().isArray()) {
                 throw new InvalidKafkaEventException(path + " must be an array of records");
