@@ -41,8 +41,8 @@ locals {
   common_environment = {
     TRIBUTARY_WAREHOUSE                             = "s3://${aws_s3_bucket.warehouse.bucket}/warehouse"
     TRIBUTARY_ADMINS                                = join(",", var.admin_principals)
-    TRIBUTARY_DB_SECRET_ARN                         = module.database.secret_arn
-    TRIBUTARY_SECRETS_KEY_SECRET_ARN                = aws_secretsmanager_secret.secrets_key.arn
+    TRIBUTARY_AWS_DATABASE_SECRET_ARN               = module.database.secret_arn
+    TRIBUTARY_AWS_SECRETS_KEY_SECRET_ARN            = aws_secretsmanager_secret.secrets_key.arn
     QUARKUS_DATASOURCE_REACTIVE_URL                 = "postgresql://${module.database.proxy_endpoint}:5432/${module.database.database_name}"
     QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE = "require"
     QUARKUS_DATASOURCE_JDBC_URL                     = "jdbc:postgresql://${module.database.proxy_endpoint}:5432/${module.database.database_name}?sslmode=require"
@@ -51,14 +51,15 @@ locals {
   # Settings one function needs about the others or about the deployment, beyond its own function.properties.
   extra_environment = {
     "stream-api" = {
-      TRIBUTARY_INGEST_FUNCTION_ARN          = local.function_arns["ingest"]
-      TRIBUTARY_INGEST_ALIAS_PREFIX          = local.ingest_alias_prefix
-      TRIBUTARY_INGEST_BATCH_SIZE            = local.functions["ingest"].properties["function.trigger.batch-size"]
-      TRIBUTARY_INGEST_MAX_BATCHING_WINDOW_S = local.functions["ingest"].properties["function.trigger.maximum-batching-window-seconds"]
-      TRIBUTARY_KAFKA_SECRET_PREFIX          = local.kafka_secret_prefix
-      TRIBUTARY_KAFKA_SECRETS_KMS_KEY_ARN    = aws_kms_key.tributary.arn
-      TRIBUTARY_KAFKA_SUBNET_IDS             = join(",", module.network.private_subnet_ids)
-      TRIBUTARY_KAFKA_SECURITY_GROUP_ID      = module.network.functions_security_group_id
+      TRIBUTARY_AWS_INGEST_FUNCTION_ARN                = local.function_arns["ingest"]
+      TRIBUTARY_AWS_INGEST_ALIAS_PREFIX                = local.ingest_alias_prefix
+      TRIBUTARY_AWS_INGEST_BATCH_SIZE                  = local.functions["ingest"].properties["function.trigger.batch-size"]
+      TRIBUTARY_AWS_INGEST_MAX_BATCHING_WINDOW_SECONDS = local.functions["ingest"].properties["function.trigger.maximum-batching-window-seconds"]
+      TRIBUTARY_AWS_KAFKA_SECRET_PREFIX                = local.kafka_secret_prefix
+      TRIBUTARY_AWS_KAFKA_SECRETS_KMS_KEY_ARN          = aws_kms_key.tributary.arn
+      TRIBUTARY_AWS_KAFKA_SUBNET_IDS                   = join(",", module.network.private_subnet_ids)
+      TRIBUTARY_AWS_MSK_CLUSTER_ARNS                   = join(",", var.msk_cluster_arns)
+      TRIBUTARY_AWS_KAFKA_SECURITY_GROUP_ID            = module.network.functions_security_group_id
     }
     "ingest"   = {}
     "backfill" = {}
