@@ -8,12 +8,13 @@ locals {
   function_config_dir = "${path.module}/../function-configs"
   function_names      = toset([for f in fileset(local.function_config_dir, "*/function.properties") : dirname(f)])
 
+  # tomap: every function's settings get the same type (maps of strings), as for_each over them requires.
   function_properties = {
-    for name in local.function_names : name => {
+    for name in local.function_names : name => tomap({
       for line in split("\n", file("${local.function_config_dir}/${name}/function.properties")) :
       trimspace(split("=", line)[0]) => trimspace(join("=", slice(split("=", line), 1, length(split("=", line)))))
       if length(regexall("^[A-Za-z0-9._-]+=", trimspace(line))) > 0
-    }
+    })
   }
 
   functions = {
@@ -24,7 +25,7 @@ locals {
       timeout_seconds = tonumber(p["function.timeout-seconds"])
       trigger         = p["function.trigger"]
       properties      = p
-      environment     = { for k, v in p : trimprefix(k, "function.env.") => v if startswith(k, "function.env.") }
+      environment     = tomap({ for k, v in p : trimprefix(k, "function.env.") => v if startswith(k, "function.env.") })
     }
   }
 

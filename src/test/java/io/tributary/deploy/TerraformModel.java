@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -40,7 +42,7 @@ final class TerraformModel {
             if (byKind == null) {
                 continue;
             }
-            if (kind.equals("module")) {
+            if (type.isEmpty()) { // module, variable, output: keyed by name only
                 collect(blocks, file, kind, "", byKind);
             } else if (byKind.has(type)) {
                 collect(blocks, file, kind, type, byKind.get(type));
@@ -79,6 +81,40 @@ final class TerraformModel {
             }
         });
         return found[0];
+    }
+
+    /** Module directories: "" for the root, then every directory holding .tf files. */
+    Set<String> dirs() {
+        Set<String> dirs = new TreeSet<>();
+        files.fieldNames().forEachRemaining(f -> dirs.add(dirOf(f)));
+        return dirs;
+    }
+
+    /** The names of the top-level blocks of one kind (variable, output, locals keys, module) in a module. */
+    Set<String> names(String dir, String kind) {
+        Set<String> names = new TreeSet<>();
+        files.fields().forEachRemaining(file -> {
+            JsonNode byKind = file.getValue().get(kind);
+            if (dirOf(file.getKey()).equals(dir) && byKind != null) {
+                if (byKind.isArray()) {
+                    byKind.forEach(block -> block.fieldNames().forEachRemaining(names::add));
+                } else {
+                    byKind.fieldNames().forEachRemaining(names::add);
+                }
+            }
+        });
+        return names;
+    }
+
+    /** All files of one module as text. */
+    String text(String dir) {
+        StringBuilder text = new StringBuilder();
+        files.fields().forEachRemaining(file -> {
+            if (dirOf(file.getKey()).equals(dir)) {
+                text.append(file.getValue()).append('\n');
+            }
+        });
+        return text.toString();
     }
 
     /** The whole tree as text, for checks over every reference. */

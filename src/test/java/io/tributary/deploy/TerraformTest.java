@@ -160,6 +160,65 @@ class TerraformTest {
                 });
     }
 
+    /** What terraform validate would catch first, checked without the providers it needs. */
+    @Test
+    void everyReferenceAndModuleArgumentResolves() {
+        Pattern var = Pattern.compile("\\bvar\\.([A-Za-z_][A-Za-z0-9_-]*)");
+        Pattern local = Pattern.compile("\\blocal\\.([A-Za-z_][A-Za-z0-9_-]*)");
+        Pattern moduleOutput = Pattern.compile("\\bmodule\\.([A-Za-z_][A-Za-z0-9_-]*)(?:\\[[^]]*])?\\.([A-Za-z_][A-Za-z0-9_-]*)");
+        List<String> problems = new ArrayList<>();
+        for (String dir : model.dirs()) {
+            String text = model.text(dir);
+            Set<String> variables = model.names(dir, "variable");
+            Set<String> locals = model.names(dir, "locals");
+            for (Matcher m = var.matcher(text); m.find(); ) {
+                if (!variables.contains(m.group(1))) {
+                    problems.add(where(dir) + ": var." + m.group(1) + " is not declared");
+                }
+            }
+            for (Matcher m = local.matcher(text); m.find(); ) {
+                if (!locals.contains(m.group(1))) {
+                    problems.add(where(dir) + ": local." + m.group(1) + " is not defined");
+                }
+            }
+            for (TerraformModel.Block call : inModule(model.blocks("module", ""), dir)) {
+                String source = call.body().path("source").asText();
+                String target = Path.of(dir).resolve(source).normalize().toString().replace('\\', '/');
+                if (!model.dirs().contains(target)) {
+                    problems.add(call.address() + ": source " + source + " has no .tf files");
+                    continue;
+                }
+                Set<String> arguments = new TreeSet<>();
+                call.body().fieldNames().forEachRemaining(arguments::add);
+                arguments.removeAll(Set.of("source", "for_each", "count", "depends_on", "providers"));
+                Set<String> declared = model.names(target, "variable");
+                for (String argument : arguments) {
+                    if (!declared.contains(argument)) {
+                        problems.add(call.address() + ": module " + target + " has no variable " + argument);
+                    }
+                }
+                for (TerraformModel.Block variable : model.blocks("variable", "")) {
+                    if (variable.dir().equals(target) && !variable.body().has("default")
+                            && !arguments.contains(variable.name())) {
+                        problems.add(call.address() + ": required variable " + variable.name() + " is not set");
+                    }
+                }
+                Set<String> outputs = model.names(target, "output");
+                for (Matcher m = moduleOutput.matcher(text); m.find(); ) {
+                    if (m.group(1).equals(call.name()) && !outputs.contains(m.group(2))) {
+                        problems.add(where(dir) + ": module." + call.name() + "." + m.group(2) + " is not an output of "
+                                + target);
+                    }
+                }
+            }
+        }
+        assertThat(problems).isEmpty();
+    }
+
+    private static String where(String dir) {
+        return dir.isEmpty() ? "terraform/" : "terraform/" + dir;
+    }
+
     @Test
     void noIamStatementGrantsByWildcard() {
         assertThat(IamWildcards.statements(model)).hasSizeGreaterThan(10);
