@@ -32,13 +32,13 @@ variable "artifact_dir" {
 }
 
 variable "function_runtime" {
-  description = "Lambda runtime of the three functions: java17 for JVM-mode zips, provided.al2023 for native (-Dnative) zips."
+  description = "Lambda runtime of the three functions: java17 (or java21) for JVM-mode zips, provided.al2023 for native (-Dnative) zips."
   type        = string
   default     = "java17"
 
   validation {
-    condition     = contains(["java17", "provided.al2023"], var.function_runtime)
-    error_message = "function_runtime must be java17 (JVM-mode zips) or provided.al2023 (zips built with -Dnative)."
+    condition     = contains(["java17", "java21", "provided.al2023"], var.function_runtime)
+    error_message = "function_runtime must be java17 or java21 (JVM-mode zips) or provided.al2023 (zips built with -Dnative)."
   }
 }
 

@@ -79,10 +79,13 @@ resource "aws_lambda_function" "this" {
   }
 
   environment {
-    variables = merge(var.environment, var.runtime == "java17" ? {
-      # JVM mode: tiered compilation to level 1 is the usual Lambda cold-start trade-off.
+    variables = merge(var.environment, var.runtime == "provided.al2023" ? {
+      # Native: as Quarkus's generated sam.native.yaml sets it for Lambda.
+      DISABLE_SIGNAL_HANDLERS = "true"
+      } : {
+      # JVM: stopping at the C1 compiler is the usual Lambda cold-start trade-off.
       JAVA_TOOL_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1"
-    } : {})
+    })
   }
 
   logging_config {

@@ -39,12 +39,12 @@ variable "timeout_seconds" {
 }
 
 variable "runtime" {
-  description = "java17 for the JVM-mode zip, provided.al2023 for the native zip."
+  description = "java17 or java21 for the JVM-mode zip, provided.al2023 for the native zip."
   type        = string
 
   validation {
-    condition     = contains(["java17", "provided.al2023"], var.runtime)
-    error_message = "runtime must be java17 (JVM zip) or provided.al2023 (native zip)."
+    condition     = contains(["java17", "java21", "provided.al2023"], var.runtime)
+    error_message = "runtime must be java17 or java21 (JVM zip) or provided.al2023 (native zip)."
   }
 }
 
@@ -61,6 +61,11 @@ variable "architecture" {
 variable "package_path" {
   description = "Local path of the function.zip built by ./mvnw package -Dfunction=<name>."
   type        = string
+
+  validation {
+    condition     = fileexists(var.package_path)
+    error_message = "No function zip at the package path: build it first (repository root) with ./mvnw -B package -DskipTests -Dfunction=<name> [-Dnative], or set artifact_dir."
+  }
 }
 
 variable "artifact_bucket" {
