@@ -2,9 +2,23 @@ package io.tributary.delta;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The warehouse: where tables live, and the operations on whole tables. */
 public interface Tables {
+
+    /**
+     * The tables of a warehouse. Paths given to any method may be local or {@code s3://}, whatever the warehouse
+     * root is, so external tables elsewhere work too.
+     */
+    static Tables forWarehouse(Warehouse warehouse) {
+        return new KernelTables(warehouse, new RoutingStorage(() -> new S3Storage(S3Clients.create(warehouse))));
+    }
+
+    /** {@code warehouseRoot}: a path or {@code s3://bucket/prefix}; {@code s3Endpoint}: an S3-compatible server. */
+    static Tables forWarehouse(String warehouseRoot, Optional<String> s3Endpoint) {
+        return forWarehouse(new Warehouse(warehouseRoot, s3Endpoint));
+    }
 
     /** {@code <warehouse>/<catalog>/<schema>/<table>}: where an unregistered table name resolves. */
     String defaultLocation(String catalog, String schema, String table);
@@ -26,6 +40,14 @@ public interface Tables {
     /** Deletes data files and log. Deleting an absent table is not an error. */
     void delete(String location);
 
-    /** The columns of the table's current schema, in order. */
+    /** The columns of the table's current schema, in order. Works for any Delta table, not only ours. */
     List<Column> columns(String location);
+
+    /**
+     * The rows of the table's latest snapshot, read with Delta Kernel's scan (checkpoints, deletion vectors and
+     * column mapping handled). Works for any Delta table.
+     *
+     * @throws NoSuchTableException when there is no Delta log at the location
+     */
+    TableRows read(String location);
 }

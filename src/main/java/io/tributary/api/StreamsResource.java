@@ -1,0 +1,93 @@
+package io.tributary.api;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.mutiny.Uni;
+import io.tributary.registry.ErrorCode;
+import io.tributary.registry.RegistryException;
+import io.tributary.registry.RegistryJson;
+import io.tributary.registry.StreamDefinition;
+import io.tributary.registry.StreamService;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+@Path("/api/2.0/feature-engineering/streams")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Streams")
+public class StreamsResource {
+    @Inject
+    StreamService streams;
+    @Inject
+    Caller caller;
+
+    @POST
+    @Operation(summary = "Create a stream: validates it, creates its ingestion table and starts ingesting")
+    @RequestBody(content = @Content(schema = @Schema(implementation = StreamDefinition.class)))
+    public Uni<ObjectNode> create(String body) {
+        return streams.create(caller.principal(), RegistryJson.parse(body, StreamDefinition.class));
+    }
+
+    @GET
+    @Path("/{name}")
+    @Operation(summary = "Get a stream with its full schemas, state, ingestion status and backfill status")
+    public Uni<ObjectNode> get(@PathParam("name") String name) {
+        return streams.get(caller.principal(), name);
+    }
+
+    @GET
+    @Operation(summary = "List the streams of a catalog (and schema) the caller may read, by name, in pages")
+    public Uni<Map<String, Object>> list(@QueryParam("catalog_name") String catalog,
+            @QueryParam("schema_name") String schema, @QueryParam("max_results") String maxResults,
+            @QueryParam("page_token") String pageToken, @QueryParam("include_schemas") String includeSchemas) {
+        return streams.list(caller.principal(), catalog, schema, integer("max_results", maxResults), pageToken,
+                bool("include_schemas", includeSchemas)).map(page -> {
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("streams", page.streams());
+                    if (page.nextPageToken() != null) {
+                        body.put("next_page_token", page.nextPageToken());
+                    }
+                    return body;
+                });
+    }
+
+    @DELETE
+    @Path("/{name}")
+    @Operation(summary = "Delete a stream: stops its pipeline, deletes its ingestion table, then the stream")
+    public Uni<Map<String, Object>> delete(@PathParam("name") String name) {
+        return streams.delete(caller.principal(), name).replaceWith(Map.of());
+    }
+
+    private static Integer integer(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(value.trim());
+        } catch (NumberFormatException e) {
+            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": is not an integer; use 1 to 1000");
+        }
+    }
+
+    private static boolean bool(String field, String value) {
+        if (value == null || value.isEmpty() || value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": use true or false");
+    }
+}

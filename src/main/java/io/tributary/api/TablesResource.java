@@ -1,0 +1,42 @@
+package io.tributary.api;
+
+import io.smallrye.mutiny.Uni;
+import io.tributary.registry.RegistryJson;
+import io.tributary.registry.Requests;
+import io.tributary.registry.TableService;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+@Path("/api/2.1/unity-catalog/tables")
+@Produces(MediaType.APPLICATION_JSON)
+@Tag(name = "Tables")
+public class TablesResource {
+    @Inject
+    TableService tables;
+    @Inject
+    Caller caller;
+
+    @GET
+    @Path("/{full_name}")
+    @Operation(summary = "Get a table: name, storage location, columns with types, owner")
+    public Uni<TableService.TableView> get(@PathParam("full_name") String fullName) {
+        return tables.get(caller.principal(), fullName);
+    }
+
+    @POST
+    @Operation(summary = "Register an existing external Delta table under a three-part name")
+    @RequestBody(content = @Content(schema = @Schema(implementation = Requests.RegisterTable.class)))
+    public Uni<TableService.TableView> register(String body) {
+        return tables.register(caller.principal(), RegistryJson.parse(body, Requests.RegisterTable.class));
+    }
+}

@@ -1,0 +1,161 @@
+package io.tributary.delta;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.exceptions.TableAlreadyExistsException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.hook.PostCommitHook;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.avro.Schema;
+
+/** {@link Tables} on Delta Kernel's default engine, with all I/O through our {@link Storage}. */
+final class KernelTables implements Tables {
+    static final String ENGINE_INFO = "tributary";
+    private static final Logger LOG = Logger.getLogger(KernelTables.class.getName());
+
+    /**
+     * domainMetadata carries the positions; the checkpoint interval is Delta's default, written down so the table
+     * says what it does.
+     */
+    private static final Map<String, String> TABLE_PROPERTIES = Map.of(
+            "delta.feature.domainMetadata", "supported",
+            "delta.checkpointInterval", "10");
+
+    private final String root;
+    private final Storage storage;
+    private final Engine engine;
+    private final ParquetDataFiles dataFiles;
+
+    KernelTables(Warehouse warehouse, Storage storage) {
+        this.storage = storage;
+        this.root = strip(storage.qualify(warehouse.root()));
+        this.engine = DefaultEngine.create(new StorageFileIO(storage));
+        this.dataFiles = new ParquetDataFiles(storage);
+    }
+
+    private static String strip(String path) {
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    String qualify(String location) {
+        return strip(storage.qualify(location));
+    }
+
+    @Override
+    public String defaultLocation(String catalog, String schema, String table) {
+        return root + "/" + catalog + "/" + schema + "/" + table;
+    }
+
+    @Override
+    public boolean exists(String location) {
+        try {
+            return storage.hasChildren(qualify(location) + "/_delta_log");
+        } catch (IOException e) {
+            throw new UncheckedIOException("checking for a Delta log at " + location + " failed", e);
+        }
+    }
+
+    @Override
+    public DeltaTable create(String location, Schema rowSchema, Map<PartitionKey, Long> startPositions) {
+        String path = qualify(location);
+        StructType schema = SchemaMapping.toDelta(rowSchema);
+        if (exists(path)) {
+            throw new TableExistsException(path);
+        }
+        try {
+            Transaction txn = TableManager.buildCreateTableTransaction(path, schema, ENGINE_INFO)
+                    .withTableProperties(TABLE_PROPERTIES)
+                    .build(engine);
+            String commitId = UUID.randomUUID().toString();
+            startPositions.forEach((p, next) ->
+                    txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, next, commitId)));
+            TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
+            runHooks(result);
+        } catch (TableAlreadyExistsException | ConcurrentWriteException e) {
+            throw new TableExistsException(path);
+        }
+        return new KernelDeltaTable(this, path);
+    }
+
+    @Override
+    public DeltaTable open(String location) {
+        String path = qualify(location);
+        latest(path);
+        return new KernelDeltaTable(this, path);
+    }
+
+    @Override
+    public void delete(String location) {
+        String path = qualify(location);
+        try {
+            // The log goes first: once it is gone no reader sees a table whose data files are half deleted.
+            storage.deleteRecursively(path + "/_delta_log");
+            storage.deleteRecursively(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("deleting the table at " + path + " failed", e);
+        }
+    }
+
+    @Override
+    public List<Column> columns(String location) {
+        List<Column> out = new ArrayList<>();
+        for (StructField f : latest(qualify(location)).getSchema().fields()) {
+            out.add(new Column(f.getName(), SchemaMapping.sqlType(f.getDataType()), f.isNullable()));
+        }
+        return out;
+    }
+
+    @Override
+    public TableRows read(String location) {
+        return new TableReader(engine, latest(qualify(location)));
+    }
+
+    Snapshot latest(String path) {
+        try {
+            return TableManager.loadSnapshot(path).build(engine);
+        } catch (TableNotFoundException e) {
+            throw new NoSuchTableException(path);
+        }
+    }
+
+    Engine engine() {
+        return engine;
+    }
+
+    Storage storage() {
+        return storage;
+    }
+
+    ParquetDataFiles dataFiles() {
+        return dataFiles;
+    }
+
+    /**
+     * Checkpoints (every 10th version) and checksums are Kernel's post-commit hooks. They only speed up reads, so a
+     * failure (e.g. two writers checkpointing the same version) must not fail a commit that already landed.
+     */
+    void runHooks(TransactionCommitResult result) {
+        for (PostCommitHook hook : result.getPostCommitHooks()) {
+            try {
+                hook.threadSafeInvoke(engine);
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.FINE, "post-commit hook " + hook.getType() + " failed at version " + result.getVersion(), e);
+            }
+        }
+    }
+}

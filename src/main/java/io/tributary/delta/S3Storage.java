@@ -1,0 +1,335 @@
+package io.tributary.delta;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * S3 (or an S3-compatible server) through the AWS SDK v2. Qualified paths are {@code s3://bucket/key}; {@code s3a://}
+ * and {@code s3n://} (what Hadoop-based writers record) name the same objects.
+ *
+ * <p>SDK failures become {@link IOException}s, because Kernel only treats checked I/O errors as retryable.
+ */
+final class S3Storage implements Storage {
+
+    private static final int CONFLICT_RETRIES = 20;
+
+    private final S3Client s3;
+
+    S3Storage(S3Client s3) {
+        this.s3 = s3;
+    }
+
+    record Location(String bucket, String key) {
+        String uri() {
+            return "s3://" + bucket + "/" + key;
+        }
+    }
+
+    static boolean isS3(String path) {
+        return path.startsWith("s3://") || path.startsWith("s3a://") || path.startsWith("s3n://");
+    }
+
+    static Location parse(String path) {
+        if (!isS3(path)) {
+            throw new IllegalArgumentException("not an S3 path: " + path + " (expected s3://bucket/key)");
+        }
+        String rest = path.substring(path.indexOf("://") + 3);
+        int slash = rest.indexOf('/');
+        String bucket = slash < 0 ? rest : rest.substring(0, slash);
+        String key = slash < 0 ? "" : rest.substring(slash + 1);
+        while (key.contains("//")) {
+            key = key.replace("//", "/");
+        }
+        if (key.endsWith("/")) {
+            key = key.substring(0, key.length() - 1);
+        }
+        if (bucket.isEmpty()) {
+            throw new IllegalArgumentException("S3 path without a bucket: " + path);
+        }
+        return new Location(bucket, key);
+    }
+
+    @Override
+    public String qualify(String path) {
+        return parse(path).uri();
+    }
+
+    @Override
+    public Optional<Entry> stat(String path) throws IOException {
+        Location l = parse(path);
+        try {
+            HeadObjectResponse r = s3.headObject(b -> b.bucket(l.bucket()).key(l.key()));
+            return Optional.of(new Entry(l.uri(), r.contentLength(), r.lastModified().toEpochMilli()));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return Optional.empty();
+            }
+            throw io("stat", l, e);
+        } catch (SdkException e) {
+            throw io("stat", l, e);
+        }
+    }
+
+    @Override
+    public List<Entry> listFrom(String path) throws IOException {
+        Location l = parse(path);
+        int slash = l.key().lastIndexOf('/');
+        String prefix = slash < 0 ? "" : l.key().substring(0, slash + 1);
+        String from = l.key().substring(slash + 1);
+        // startAfter is exclusive: start after the name minus its last character, then drop what sorts before it.
+        String startAfter = from.isEmpty() ? null : prefix + from.substring(0, from.length() - 1);
+        List<Entry> out = new ArrayList<>();
+        boolean sawAnything = false;
+        try {
+            String token = null;
+            do {
+                ListObjectsV2Request.Builder req = ListObjectsV2Request.builder()
+                        .bucket(l.bucket()).prefix(prefix).delimiter("/");
+                if (token != null) {
+                    req.continuationToken(token);
+                } else if (startAfter != null) {
+                    req.startAfter(startAfter);
+                }
+                ListObjectsV2Response r = s3.listObjectsV2(req.build());
+                for (S3Object o : r.contents()) {
+                    sawAnything = true;
+                    String name = o.key().substring(prefix.length());
+                    if (name.compareTo(from) >= 0) {
+                        out.add(new Entry("s3://" + l.bucket() + "/" + o.key(), o.size(), o.lastModified().toEpochMilli()));
+                    }
+                }
+                for (CommonPrefix ignored : r.commonPrefixes()) {
+                    sawAnything = true;
+                }
+                token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+            } while (token != null);
+        } catch (SdkException e) {
+            throw io("list", l, e);
+        }
+        if (!sawAnything && !hasChildren("s3://" + l.bucket() + "/" + prefix)) {
+            throw new FileNotFoundException("nothing under " + "s3://" + l.bucket() + "/" + prefix);
+        }
+        return out;
+    }
+
+    @Override
+    public boolean hasChildren(String dir) throws IOException {
+        Location l = parse(dir);
+        String prefix = l.key().isEmpty() ? "" : l.key() + "/";
+        try {
+            return s3.listObjectsV2(b -> b.bucket(l.bucket()).prefix(prefix).maxKeys(1)).keyCount() > 0;
+        } catch (SdkException e) {
+            throw io("list", l, e);
+        }
+    }
+
+    @Override
+    public byte[] read(String path) throws IOException {
+        Location l = parse(path);
+        try {
+            return s3.getObjectAsBytes(b -> b.bucket(l.bucket()).key(l.key())).asByteArray();
+        } catch (NoSuchKeyException e) {
+            throw new FileNotFoundException(l.uri());
+        } catch (SdkException e) {
+            throw io("read", l, e);
+        }
+    }
+
+    @Override
+    public SeekableStream openSeekable(String path, long knownLength) throws IOException {
+        Location l = parse(path);
+        long length = knownLength >= 0 ? knownLength
+                : stat(path).orElseThrow(() -> new FileNotFoundException(l.uri())).size();
+        return new RangedStream(l, length);
+    }
+
+    @Override
+    public void put(String path, byte[] data) throws IOException {
+        Location l = parse(path);
+        try {
+            s3.putObject(b -> b.bucket(l.bucket()).key(l.key()).contentLength((long) data.length), RequestBody.fromBytes(data));
+        } catch (SdkException e) {
+            throw io("write", l, e);
+        }
+    }
+
+    /**
+     * {@code If-None-Match: *}: S3 answers 412 when the key exists, and 409 while another conditional write of the
+     * same key is in flight (retry: it then resolves to 412 or to success).
+     */
+    @Override
+    public void putIfAbsent(String path, byte[] data) throws IOException {
+        Location l = parse(path);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                s3.putObject(b -> b.bucket(l.bucket()).key(l.key()).ifNoneMatch("*").contentLength((long) data.length),
+                        RequestBody.fromBytes(data));
+                return;
+            } catch (S3Exception e) {
+                if (e.statusCode() == 412) {
+                    throw new FileAlreadyExistsException(l.uri());
+                }
+                if (e.statusCode() == 409 && attempt < CONFLICT_RETRIES) {
+                    sleep(50L * attempt);
+                    continue;
+                }
+                throw io("create", l, e);
+            } catch (SdkException e) {
+                throw io("create", l, e);
+            }
+        }
+    }
+
+    @Override
+    public boolean delete(String path) throws IOException {
+        Location l = parse(path);
+        try {
+            s3.deleteObject(b -> b.bucket(l.bucket()).key(l.key()));
+            return true;
+        } catch (SdkException e) {
+            throw io("delete", l, e);
+        }
+    }
+
+    /** One DELETE per object: multi-object delete needs Content-MD5 handling that S3-compatible servers vary on. */
+    @Override
+    public void deleteRecursively(String dir) throws IOException {
+        Location l = parse(dir);
+        String prefix = l.key().isEmpty() ? "" : l.key() + "/";
+        try {
+            String token = null;
+            do {
+                ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(l.bucket()).prefix(prefix);
+                if (token != null) {
+                    req.continuationToken(token);
+                }
+                ListObjectsV2Response r = s3.listObjectsV2(req.build());
+                for (S3Object o : r.contents()) {
+                    s3.deleteObject(b -> b.bucket(l.bucket()).key(o.key()));
+                }
+                token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+            } while (token != null);
+        } catch (SdkException e) {
+            throw io("delete", l, e);
+        }
+    }
+
+    private static IOException io(String what, Location l, SdkException e) {
+        return new IOException("S3 " + what + " of " + l.uri() + " failed: " + e.getMessage(), e);
+    }
+
+    private static void sleep(long millis) throws IOException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted");
+        }
+    }
+
+    /** Reads with ranged GETs, reopening only on a backward or long forward seek. */
+    private final class RangedStream extends SeekableStream {
+        private static final long SKIP_LIMIT = 1 << 20;
+        private final Location location;
+        private final long length;
+        private long pos;
+        private long streamPos;
+        private InputStream current;
+
+        RangedStream(Location location, long length) {
+            this.location = location;
+            this.length = length;
+        }
+
+        @Override
+        long position() {
+            return pos;
+        }
+
+        @Override
+        void seek(long position) throws IOException {
+            if (position < 0 || position > length) {
+                throw new java.io.EOFException("seek to " + position + " outside 0.." + length + " in " + location.uri());
+            }
+            pos = position;
+        }
+
+        @Override
+        long length() {
+            return length;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (pos >= length) {
+                return -1;
+            }
+            if (current == null || pos < streamPos || pos - streamPos > SKIP_LIMIT) {
+                reopen();
+            } else if (pos > streamPos) {
+                current.skipNBytes(pos - streamPos);
+                streamPos = pos;
+            }
+            int n = current.read(b, off, (int) Math.min(len, length - pos));
+            if (n > 0) {
+                pos += n;
+                streamPos += n;
+            }
+            return n;
+        }
+
+        private void reopen() throws IOException {
+            close();
+            try {
+                ResponseInputStream<GetObjectResponse> in = s3.getObject(
+                        g -> g.bucket(location.bucket()).key(location.key()).range("bytes=" + pos + "-"));
+                current = in;
+                streamPos = pos;
+            } catch (NoSuchKeyException e) {
+                throw new FileNotFoundException(location.uri());
+            } catch (SdkException e) {
+                throw io("read", location, e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (current != null) {
+                if (current instanceof ResponseInputStream<?> r) {
+                    r.abort(); // don't drain the rest of a large object just to close it
+                }
+                current.close();
+                current = null;
+            }
+        }
+    }
+}

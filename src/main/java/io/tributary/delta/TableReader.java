@@ -1,0 +1,218 @@
+package io.tributary.delta;
+
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.ArrayValue;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.MapValue;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.data.ScanStateRow;
+import io.delta.kernel.types.ArrayType;
+import io.delta.kernel.types.BinaryType;
+import io.delta.kernel.types.BooleanType;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.DateType;
+import io.delta.kernel.types.DecimalType;
+import io.delta.kernel.types.DoubleType;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.MapType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampNTZType;
+import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * Reads a snapshot through Kernel's scan: Kernel resolves checkpoints, column mapping and partition values, and its
+ * deletion-vector selection vectors say which rows are live. Works for tables from any Delta writer.
+ */
+final class TableReader implements TableRows {
+    private final Engine engine;
+    private final long version;
+    private final Row scanState;
+    private final StructType physicalSchema;
+    private final CloseableIterator<FilteredColumnarBatch> scanFiles;
+    private CloseableIterator<Row> scanFileRows;
+    private CloseableIterator<FilteredColumnarBatch> data;
+    private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
+
+    TableReader(Engine engine, Snapshot snapshot) {
+        this.engine = engine;
+        this.version = snapshot.getVersion();
+        Scan scan = snapshot.getScanBuilder().build();
+        this.scanState = scan.getScanState(engine);
+        this.physicalSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
+        this.scanFiles = scan.getScanFiles(engine);
+    }
+
+    @Override
+    public long version() {
+        return version;
+    }
+
+    @Override
+    public boolean hasNext() {
+        try {
+            while (pending.isEmpty()) {
+                if (data != null && data.hasNext()) {
+                    addRows(data.next());
+                    continue;
+                }
+                closeData();
+                if (scanFileRows != null && scanFileRows.hasNext()) {
+                    openFile(scanFileRows.next());
+                    continue;
+                }
+                if (scanFileRows != null) {
+                    scanFileRows.close();
+                    scanFileRows = null;
+                }
+                if (!scanFiles.hasNext()) {
+                    return false;
+                }
+                scanFileRows = scanFiles.next().getRows();
+            }
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public Map<String, Object> next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return pending.removeFirst();
+    }
+
+    private void openFile(Row scanFile) throws IOException {
+        FileStatus file = InternalScanFileUtils.getAddFileStatus(scanFile);
+        CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
+                .readParquetFiles(io.delta.kernel.internal.util.Utils.singletonCloseableIterator(file), physicalSchema,
+                        Optional.empty())
+                .map(r -> r.getData());
+        data = Scan.transformPhysicalData(engine, scanState, scanFile, physical);
+    }
+
+    private void addRows(FilteredColumnarBatch batch) {
+        ColumnarBatch b = batch.getData();
+        StructType schema = b.getSchema();
+        Optional<ColumnVector> selection = batch.getSelectionVector();
+        int n = b.getSize();
+        for (int row = 0; row < n; row++) {
+            if (selection.isPresent()) {
+                ColumnVector s = selection.get();
+                if (s.isNullAt(row) || !s.getBoolean(row)) {
+                    continue;
+                }
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (int c = 0; c < schema.length(); c++) {
+                StructField f = schema.at(c);
+                out.put(f.getName(), value(b.getColumnVector(c), row, f.getDataType()));
+            }
+            pending.addLast(out);
+        }
+    }
+
+    static Object value(ColumnVector v, int row, DataType type) {
+        if (v.isNullAt(row)) {
+            return null;
+        }
+        if (type instanceof BooleanType) {
+            return v.getBoolean(row);
+        } else if (type instanceof ByteType) {
+            return v.getByte(row);
+        } else if (type instanceof ShortType) {
+            return v.getShort(row);
+        } else if (type instanceof IntegerType) {
+            return v.getInt(row);
+        } else if (type instanceof LongType) {
+            return v.getLong(row);
+        } else if (type instanceof FloatType) {
+            return v.getFloat(row);
+        } else if (type instanceof DoubleType) {
+            return v.getDouble(row);
+        } else if (type instanceof StringType) {
+            return v.getString(row);
+        } else if (type instanceof BinaryType) {
+            return v.getBinary(row);
+        } else if (type instanceof DecimalType) {
+            return v.getDecimal(row);
+        } else if (type instanceof DateType) {
+            return LocalDate.ofEpochDay(v.getInt(row));
+        } else if (type instanceof TimestampType) {
+            return ChronoUnit.MICROS.addTo(Instant.EPOCH, v.getLong(row));
+        } else if (type instanceof TimestampNTZType) {
+            return LocalDateTime.ofEpochSecond(0, 0, ZoneOffset.UTC).plus(v.getLong(row), ChronoUnit.MICROS);
+        } else if (type instanceof StructType st) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (int i = 0; i < st.length(); i++) {
+                out.put(st.at(i).getName(), value(v.getChild(i), row, st.at(i).getDataType()));
+            }
+            return out;
+        } else if (type instanceof ArrayType at) {
+            ArrayValue a = v.getArray(row);
+            ColumnVector elements = a.getElements();
+            List<Object> out = new ArrayList<>(a.getSize());
+            for (int i = 0; i < a.getSize(); i++) {
+                out.add(value(elements, i, at.getElementType()));
+            }
+            return out;
+        } else if (type instanceof MapType mt) {
+            MapValue m = v.getMap(row);
+            Map<Object, Object> out = new LinkedHashMap<>();
+            for (int i = 0; i < m.getSize(); i++) {
+                out.put(value(m.getKeys(), i, mt.getKeyType()), value(m.getValues(), i, mt.getValueType()));
+            }
+            return out;
+        }
+        throw new UnsupportedOperationException("reading " + type + " columns is not supported");
+    }
+
+    private void closeData() throws IOException {
+        if (data != null) {
+            data.close();
+            data = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            closeData();
+            if (scanFileRows != null) {
+                scanFileRows.close();
+            }
+            scanFiles.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.tributary.ingest;
+
+import io.tributary.delta.PartitionKey;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * Where a new stream starts reading (SPEC 4, start position): the end offset of every partition the subscription
+ * matches when the stream is created. Topics and partitions that do not exist yet get no position; the pipeline reads
+ * them from their beginning once they appear. Blocking: call it off the event loop.
+ */
+public final class StartPositions {
+    private StartPositions() {}
+
+    /**
+     * @param kafkaProperties Kafka client properties of the stream's connection (with secrets)
+     * @return the next offset to ingest per existing matching partition
+     * @throws KafkaAccessException when Kafka cannot be reached or refuses the credentials; the message never
+     *                              contains a secret
+     */
+    public static Map<PartitionKey, Long> capture(Map<String, String> kafkaProperties, Subscription subscription,
+            Duration timeout) {
+        Map<String, Object> config = new HashMap<>(kafkaProperties);
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        config.put("request.timeout.ms", timeoutMs);
+        config.put("default.api.timeout.ms", timeoutMs);
+        config.putIfAbsent("client.id", "tributary-start-positions");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Admin admin;
+        try {
+            admin = Admin.create(config);
+        } catch (KafkaException e) {
+            throw new KafkaAccessException("the Kafka client settings are not usable: " + scrub(e, kafkaProperties));
+        }
+        try {
+            List<TopicPartition> partitions = resolve(admin, subscription, deadline, kafkaProperties);
+            Map<PartitionKey, Long> positions = new TreeMap<>();
+            if (partitions.isEmpty()) {
+                return positions;
+            }
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
+            ListOffsetsResult result = admin.listOffsets(request);
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets =
+                    await(result.all(), deadline, kafkaProperties);
+            offsets.forEach((tp, info) -> positions.put(new PartitionKey(tp.topic(), tp.partition()), info.offset()));
+            return positions;
+        } finally {
+            admin.close(Duration.ZERO);
+        }
+    }
+
+    private static List<TopicPartition> resolve(Admin admin, Subscription subscription, long deadline,
+            Map<String, String> secrets) {
+        if (subscription instanceof Subscription.Topics t) {
+            return describe(admin, t.topics(), deadline, secrets, null);
+        }
+        if (subscription instanceof Subscription.Pattern p) {
+            Pattern regex = Pattern.compile(p.regex());
+            Collection<String> names = await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
+                    deadline, secrets);
+            return describe(admin, names.stream().filter(n -> regex.matcher(n).matches()).sorted().toList(), deadline,
+                    secrets, null);
+        }
+        Subscription.Assign a = (Subscription.Assign) subscription;
+        return describe(admin, List.copyOf(a.partitions().keySet()), deadline, secrets, a.partitions());
+    }
+
+    /** Partitions of the topics that exist; with {@code assigned}, only those partitions of each topic. */
+    private static List<TopicPartition> describe(Admin admin, List<String> topics, long deadline,
+            Map<String, String> secrets, Map<String, List<Integer>> assigned) {
+        List<TopicPartition> result = new ArrayList<>();
+        if (topics.isEmpty()) {
+            return result;
+        }
+        var futures = admin.describeTopics(topics).topicNameValues();
+        for (String topic : topics) {
+            TopicDescription description;
+            try {
+                description = await(futures.get(topic), deadline, secrets);
+            } catch (MissingTopic e) {
+                continue;
+            }
+            description.partitions().forEach(p -> {
+                if (assigned == null || assigned.get(topic).contains(p.partition())) {
+                    result.add(new TopicPartition(topic, p.partition()));
+                }
+            });
+        }
+        return result;
+    }
+
+    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, long deadline,
+            Map<String, String> secrets) {
+        long remaining = Math.max(1, deadline - System.nanoTime());
+        try {
+            return future.get(remaining, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new KafkaAccessException("Kafka did not answer in time: check bootstrap_servers, that the brokers "
+                    + "are reachable from Tributary, and the security settings");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaAccessException("interrupted while reading the end offsets");
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UnknownTopicOrPartitionException) {
+                throw new MissingTopic();
+            }
+            if (cause instanceof AuthenticationException) {
+                throw new KafkaAccessException("Kafka rejected the credentials: " + scrub(cause, secrets));
+            }
+            if (cause instanceof AuthorizationException) {
+                throw new KafkaAccessException("Kafka denied access (the principal needs Describe on the topics "
+                        + "and the cluster): " + scrub(cause, secrets));
+            }
+            if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw new KafkaAccessException("Kafka did not answer in time: check bootstrap_servers, that the "
+                        + "brokers are reachable from Tributary, and the security settings");
+            }
+            throw new KafkaAccessException("reading the end offsets failed: " + scrub(cause, secrets));
+        }
+    }
+
+    /** Exception messages from Kafka can quote configuration; drop anything that equals a secret value. */
+    private static String scrub(Throwable t, Map<String, String> properties) {
+        String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        for (Map.Entry<String, String> e : properties.entrySet()) {
+            String key = e.getKey();
+            if ((key.contains("password") || key.contains("jaas")) && e.getValue() != null && !e.getValue().isEmpty()) {
+                message = message.replace(e.getValue(), "***");
+            }
+        }
+        return message;
+    }
+
+    private static final class MissingTopic extends RuntimeException {
+        MissingTopic() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Kafka could not be reached or refused the stream's credentials. The message names no secret. */
+    public static final class KafkaAccessException extends RuntimeException {
+        public KafkaAccessException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.tributary.registry;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** SPEC 1 name rules: parts of letters, digits, '_' and '-', 1-255 characters, not starting with '-'; lower-cased. */
+public final class Names {
+    private static final Pattern PART = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_-]{0,254}");
+
+    private Names() {}
+
+    /** A three-part name, lower-cased: catalog, schema, name. */
+    public static List<String> threePart(String field, String text) {
+        if (text == null || text.isEmpty()) {
+            throw RegistryException.missing(field);
+        }
+        String[] parts = text.split("\\.", -1);
+        if (parts.length != 3) {
+            throw RegistryException.invalid(field, "'" + shorten(text) + "' has " + parts.length
+                    + " part(s): use a three-part name catalog.schema.name");
+        }
+        for (String p : parts) {
+            checkPart(field, text, p);
+        }
+        return List.of(lower(parts[0]), lower(parts[1]), lower(parts[2]));
+    }
+
+    public static String fullName(String field, String text) {
+        return String.join(".", threePart(field, text));
+    }
+
+    /** A one-part name (connection, secret scope, secret key), lower-cased. */
+    public static String onePart(String field, String text) {
+        if (text == null || text.isEmpty()) {
+            throw RegistryException.missing(field);
+        }
+        checkPart(field, text, text);
+        return lower(text);
+    }
+
+    private static void checkPart(String field, String whole, String part) {
+        if (!PART.matcher(part).matches()) {
+            throw RegistryException.invalid(field, "'" + shorten(whole) + "' is not a valid name: each part must be "
+                    + "1-255 letters, digits, '_' or '-', starting with a letter, digit or '_'");
+        }
+    }
+
+    static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    static String shorten(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+    }
+}

@@ -1,0 +1,21 @@
+package io.tributary.registry;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import java.time.Instant;
+
+@Entity
+@Table(name = "registered_tables")
+public class TableRow extends PanacheEntityBase {
+    static final String INGESTION = "INGESTION";
+    static final String EXTERNAL = "EXTERNAL";
+
+    @Id
+    public String fullName;
+    public String storageLocation;
+    public String kind;
+    public String owner;
+    public Instant createdAt;
+}

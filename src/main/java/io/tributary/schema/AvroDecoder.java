@@ -1,0 +1,47 @@
+package io.tributary.schema;
+
+import java.io.IOException;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.ResolvingDecoder;
+
+/**
+ * Decodes Avro binary datums written with one writer schema into the column of a reader schema. The resolving decoder
+ * is built once (building it is the expensive part) and re-pointed at each message.
+ */
+final class AvroDecoder implements Decoder {
+    private final AvroValueReader root;
+    private final ResolvingDecoder resolving;
+    private BinaryDecoder binary;
+
+    AvroDecoder(Schema writer, Schema reader, AvroValueReader root) {
+        this.root = root;
+        try {
+            this.resolving = DecoderFactory.get().resolvingDecoder(writer, reader, null);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot resolve Avro writer schema against reader schema", e);
+        }
+    }
+
+    @Override
+    public Object decode(byte[] bytes) throws DecodeException {
+        return bytes == null ? null : decode(bytes, 0, bytes.length);
+    }
+
+    Object decode(byte[] bytes, int offset, int length) throws DecodeException {
+        binary = DecoderFactory.get().binaryDecoder(bytes, offset, length, binary);
+        try {
+            resolving.configure(binary);
+            Object value = root.read(resolving);
+            resolving.drain();
+            if (!binary.isEnd()) {
+                throw new DecodeException("bytes left over after the Avro datum");
+            }
+            return value;
+        } catch (IOException | RuntimeException e) {
+            // Truncated input, a bad union/enum index or an incompatible writer: the message stays value-free.
+            throw new DecodeException("not an Avro datum of the declared schema (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.tributary.schema;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+
+/**
+ * Streams one JSON document through the precompiled plan, without building a tree. Anything that is not exactly one
+ * well-formed JSON value matching the plan is a {@link DecodeException}.
+ */
+final class JsonDecoder implements Decoder {
+    /** Thread-safe and holds the shared field-name symbol table, so one for the process. */
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    private final JsonValueReader root;
+
+    JsonDecoder(JsonValueReader root) {
+        this.root = root;
+    }
+
+    @Override
+    public Object decode(byte[] bytes) throws DecodeException {
+        if (bytes == null) {
+            return null;
+        }
+        try (JsonParser p = FACTORY.createParser(bytes)) {
+            JsonToken first = p.nextToken();
+            if (first == null) {
+                throw new DecodeException("empty input is not a JSON document");
+            }
+            Object value = root.read(p, first, bytes);
+            if (p.nextToken() != null) {
+                throw new DecodeException("unexpected content after the JSON document at byte "
+                        + p.currentTokenLocation().getByteOffset());
+            }
+            return value;
+        } catch (JsonProcessingException e) {
+            // Jackson's own message may quote the payload; report only where it broke.
+            throw new DecodeException("malformed JSON"
+                    + (e.getLocation() == null ? "" : " at byte " + e.getLocation().getByteOffset()));
+        } catch (IOException e) {
+            throw new DecodeException("unreadable JSON: " + e.getClass().getSimpleName());
+        }
+    }
+}

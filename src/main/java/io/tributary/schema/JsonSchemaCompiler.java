@@ -1,0 +1,179 @@
+package io.tributary.schema;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * JSON Schema text to a column type and a decoding plan (SPEC 4.1): string (date-time -> TIMESTAMP, date -> DATE),
+ * number -> DOUBLE, integer -> LONG, boolean, object with properties -> STRUCT in declared order, array -> ARRAY of
+ * items, a type list with "null" -> nullable; anything else is a STRING holding the raw JSON text. Local
+ * {@code $ref}s ({@code #/...}) are followed; a reference back into itself ends in a raw JSON STRING, since a column
+ * cannot nest without end. Struct fields are always nullable because missing properties are NULL.
+ */
+final class JsonSchemaCompiler {
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    record Compiled(Schema columnSchema, JsonValueReader root) {
+        Decoder newDecoder() {
+            return new JsonDecoder(root);
+        }
+    }
+
+    /** A mapped schema node: its column type (without the null union) and its reader. */
+    private record Mapped(Schema type, boolean nullable, JsonValueReader reader) {}
+
+    private final String field;
+    private final RecordNames names;
+    private final JsonNode document;
+    private final Deque<String> refsInProgress = new ArrayDeque<>();
+
+    private JsonSchemaCompiler(String field, RecordNames names, JsonNode document) {
+        this.field = field;
+        this.names = names;
+        this.document = document;
+    }
+
+    static Compiled compile(String text, String field, RecordNames names) {
+        if (text == null || text.isBlank()) {
+            throw new InvalidSchemaException(field, "is empty; give a JSON Schema such as "
+                    + "{\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"}}}");
+        }
+        JsonNode document;
+        try {
+            document = MAPPER.readTree(text);
+        } catch (JacksonException e) {
+            throw new InvalidSchemaException(field, "is not valid JSON (" + e.getOriginalMessage() + " at line "
+                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
+                    + "); give the JSON Schema as a JSON object");
+        }
+        Optional<String> problem = JsonSchemaMetaValidator.problem(document);
+        if (problem.isPresent()) {
+            throw new InvalidSchemaException(field, problem.get());
+        }
+        JsonSchemaCompiler compiler = new JsonSchemaCompiler(field, names, document);
+        Mapped root = compiler.map(document, "", "#");
+        return new Compiled(root.type, root.reader);
+    }
+
+    private Mapped map(JsonNode node, String path, String pointer) {
+        if (!node.isObject()) {
+            return raw(true, path);
+        }
+        JsonNode ref = node.get("$ref");
+        if (ref != null) {
+            return mapRef(ref, path, pointer);
+        }
+        JsonNode type = node.get("type");
+        if (type == null) {
+            return raw(true, path);
+        }
+        boolean nullable = false;
+        List<String> types = new ArrayList<>();
+        if (type.isString()) {
+            types.add(type.stringValue());
+        } else {
+            for (JsonNode t : type) {
+                types.add(t.asString());
+            }
+        }
+        nullable = types.remove("null");
+        if (types.size() != 1) {
+            return raw(true, path);
+        }
+        return switch (types.get(0)) {
+            case "string" -> mapString(node, nullable, path);
+            case "number" -> new Mapped(Schema.create(Schema.Type.DOUBLE), nullable,
+                    new JsonValueReader.Number(nullable, path));
+            case "integer" -> new Mapped(Schema.create(Schema.Type.LONG), nullable,
+                    new JsonValueReader.Integer(nullable, path));
+            case "boolean" -> new Mapped(Schema.create(Schema.Type.BOOLEAN), nullable,
+                    new JsonValueReader.Bool(nullable, path));
+            case "object" -> mapObject(node, nullable, path, pointer);
+            case "array" -> mapArray(node, nullable, path, pointer);
+            default -> raw(nullable, path);
+        };
+    }
+
+    private Mapped mapRef(JsonNode ref, String path, String pointer) {
+        String target = ref.isString() ? ref.stringValue() : "";
+        if (!target.startsWith("#")) {
+            throw new InvalidSchemaException(field, "$ref " + ref + " at " + pointer + " points outside this schema;"
+                    + " only local references such as \"#/$defs/Address\" are followed, so inline the referenced"
+                    + " schema under $defs");
+        }
+        JsonNode resolved;
+        try {
+            resolved = document.at(target.substring(1));
+        } catch (IllegalArgumentException e) {
+            resolved = null;
+        }
+        if (resolved == null || resolved.isMissingNode()) {
+            throw new InvalidSchemaException(field, "$ref \"" + target + "\" at " + pointer
+                    + " does not resolve to anything in this schema; point it at an existing definition");
+        }
+        if (refsInProgress.contains(target)) {
+            return raw(true, path);
+        }
+        refsInProgress.push(target);
+        try {
+            return map(resolved, path, target);
+        } finally {
+            refsInProgress.pop();
+        }
+    }
+
+    private Mapped mapString(JsonNode node, boolean nullable, String path) {
+        JsonNode format = node.get("format");
+        String f = format != null && format.isString() ? format.stringValue() : "";
+        return switch (f) {
+            case "date-time" -> new Mapped(ColumnTypes.timestamp(), nullable,
+                    new JsonValueReader.Timestamp(nullable, path));
+            case "date" -> new Mapped(ColumnTypes.date(), nullable, new JsonValueReader.Date(nullable, path));
+            default -> new Mapped(ColumnTypes.string(), nullable, new JsonValueReader.Text(nullable, path));
+        };
+    }
+
+    private Mapped mapObject(JsonNode node, boolean nullable, String path, String pointer) {
+        JsonNode properties = node.get("properties");
+        // An object without declared properties (or with none) has no columns to become: Parquet cannot hold an
+        // empty struct, so it is kept as raw JSON text like any other open-ended value.
+        if (properties == null || !properties.isObject() || properties.isEmpty()) {
+            return raw(nullable, path);
+        }
+        FieldNames columns = new FieldNames(field, path);
+        List<String> jsonNames = new ArrayList<>();
+        List<JsonValueReader> readers = new ArrayList<>();
+        List<Schema.Field> fields = new ArrayList<>();
+        for (String name : properties.propertyNames()) {
+            String column = columns.add(name, "properties");
+            String childPath = path.isEmpty() ? column : path + "." + column;
+            Mapped child = map(properties.get(name), childPath, pointer + "/properties/" + name);
+            jsonNames.add(name);
+            readers.add(child.reader);
+            fields.add(ColumnTypes.field(column, ColumnTypes.nullable(child.type)));
+        }
+        Schema record = ColumnTypes.record(names.next(path), fields);
+        return new Mapped(record, nullable, new JsonValueReader.Struct(nullable, path, record, jsonNames, readers));
+    }
+
+    private Mapped mapArray(JsonNode node, boolean nullable, String path, String pointer) {
+        JsonNode items = node.get("items");
+        Mapped item = items != null && items.isObject()
+                ? map(items, path, pointer + "/items")
+                : raw(true, path);
+        Schema itemType = item.nullable ? ColumnTypes.nullable(item.type) : item.type;
+        return new Mapped(Schema.createArray(itemType), nullable,
+                new JsonValueReader.Array(nullable, path, item.reader));
+    }
+
+    private static Mapped raw(boolean nullable, String path) {
+        return new Mapped(ColumnTypes.string(), nullable, new JsonValueReader.Raw(nullable, path));
+    }
+}
