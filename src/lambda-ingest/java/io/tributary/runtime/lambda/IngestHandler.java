@@ -2,6 +2,7 @@ package io.tributary.runtime.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
+import io.tributary.ingest.MicroBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,10 +19,11 @@ public class IngestHandler implements RequestStreamHandler {
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         String streamId = StreamAlias.streamId(context.getInvokedFunctionArn());
-        KafkaEvent event = KafkaEvent.parse(input.readAllBytes());
-        // Lead: hand (streamId, event.records()) to the ingest core here (ingest.MicroBatch -> decode -> commit),
-        // then write a small JSON summary to output. Until then, fail rather than let the mapping skip the batch.
-        throw new IllegalStateException("ingest core not wired into the Lambda handler yet: " + event.records().size()
+        MicroBatch batch = KafkaEvent.parse(input.readAllBytes()).microBatch();
+        // Lead: ingest the batch with the stream's StreamIngester (its PipelineSpec from the registry by streamId,
+        // opened like runtime.TableIngesters does) and write a small JSON summary to output. Until then, fail
+        // rather than let the mapping move past the batch.
+        throw new IllegalStateException("ingest core not wired into the Lambda handler yet: " + batch.size()
                 + " records for stream " + streamId + " were not ingested and will be redelivered");
     }
 }

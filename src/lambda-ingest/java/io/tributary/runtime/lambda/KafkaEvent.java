@@ -3,6 +3,8 @@ package io.tributary.runtime.lambda;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.ingest.MicroBatch;
+import io.tributary.ingest.SourceRecord;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -47,6 +49,13 @@ record KafkaEvent(String eventSource, String eventSourceArn, String bootstrapSer
             throw new InvalidKafkaEventException("eventSourceArn is missing; an MSK event names its cluster ARN");
         }
         return new KafkaEvent(eventSource, eventSourceArn, optionalText(root, "bootstrapServers"), records(root));
+    }
+
+    /** The records as one micro-batch: the event is exactly what the mapping delivers at once. */
+    MicroBatch microBatch() {
+        MicroBatch.Builder batch = MicroBatch.builder();
+        records.forEach(batch::add);
+        return batch.build();
     }
 
     private static List<SourceRecord> records(JsonNode root) {

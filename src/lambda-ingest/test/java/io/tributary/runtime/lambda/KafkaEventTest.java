@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import io.tributary.ingest.MicroBatch;
+import io.tributary.ingest.SourceRecord;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +57,17 @@ class KafkaEventTest {
         SourceRecord tombstone = event.records().get(0);
         assertThat(tombstone.key()).isNull();
         assertThat(tombstone.value()).isNull();
+    }
+
+    @Test
+    void becomesOneMicroBatchGroupedByPartition() {
+        MicroBatch batch = KafkaEvent.parse(MSK.getBytes(StandardCharsets.UTF_8)).microBatch();
+
+        assertThat(batch.size()).isEqualTo(3);
+        assertThat(batch.byteSize()).isEqualTo(8); // k1 v1 k2 v2; the tombstone weighs nothing
+        assertThat(batch.partitions()).hasSize(2);
+        assertThat(batch.partitions().values()).allSatisfy(records ->
+                assertThat(records).extracting(SourceRecord::offset).isSorted());
     }
 
     @Test
