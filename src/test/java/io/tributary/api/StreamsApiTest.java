@@ -55,6 +55,8 @@ class StreamsApiTest {
 
     @Inject
     Tables tables;
+    @Inject
+    io.tributary.testing.RecordingPipelines pipelines;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
     @ConfigProperty(name = "tributary.warehouse")
@@ -321,6 +323,20 @@ class StreamsApiTest {
                 .body("ingestion_status.partitions.committed_offset", org.hamcrest.Matchers.contains(5, 1));
         as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
         as(ALICE).delete(STREAMS + "/" + assigned).then().statusCode(200);
+    }
+
+    @Test
+    void thePipelineStartsAfterTheTableExistsAndStopsBeforeItIsDeleted() {
+        String name = createdName("piped");
+        String id = as(ALICE).body(valid(name, connection, topic).toString()).post(STREAMS).then().statusCode(200)
+                .extract().path("stream_id");
+        var spec = pipelines.started.stream().filter(s -> s.streamId().equals(id)).findFirst().orElseThrow();
+        assertThat(spec.streamName()).isEqualTo(name);
+        assertThat(tables.exists(spec.tableLocation())).isTrue();
+        assertThat(spec.subscription()).isEqualTo(new io.tributary.ingest.Subscription.Topics(List.of(topic)));
+        as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
+        assertThat(pipelines.stopped).contains(new io.tributary.testing.RecordingPipelines.Stop(id, true));
+        assertThat(tables.exists(spec.tableLocation())).isFalse();
     }
 
     private void assertNothingLeft(String name) {
