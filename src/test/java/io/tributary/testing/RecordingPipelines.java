@@ -3,8 +3,8 @@ package io.tributary.testing;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -13,7 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * with its spec, and for each stop whether the stream's table still existed at that moment (it must: the pipeline
  * stops before the table is deleted).
  */
-@ApplicationScoped
+@Singleton // no client proxy: tests read the recorded lists directly
 public class RecordingPipelines implements PipelineControl {
     public record Stop(String streamId, boolean tableExisted) {}
 
