@@ -61,8 +61,16 @@ final class TableReader implements TableRows {
     private CloseableIterator<FilteredColumnarBatch> data;
     private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
 
+    private final java.util.function.Predicate<String> fileFilter;
+
     TableReader(Engine engine, Snapshot snapshot) {
+        this(engine, snapshot, path -> true);
+    }
+
+    /** Reads only the data files whose path as the log records it passes {@code fileFilter}. */
+    TableReader(Engine engine, Snapshot snapshot, java.util.function.Predicate<String> fileFilter) {
         this.engine = engine;
+        this.fileFilter = fileFilter;
         this.version = snapshot.getVersion();
         Scan scan = snapshot.getScanBuilder().build();
         this.scanState = scan.getScanState(engine);
@@ -85,7 +93,10 @@ final class TableReader implements TableRows {
                 }
                 closeData();
                 if (scanFileRows != null && scanFileRows.hasNext()) {
-                    openFile(scanFileRows.next());
+                    Row scanFile = scanFileRows.next();
+                    if (fileFilter.test(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL).getString(0))) {
+                        openFile(scanFile);
+                    }
                     continue;
                 }
                 if (scanFileRows != null) {

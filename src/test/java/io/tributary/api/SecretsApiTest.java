@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.ROOT;
@@ -14,6 +16,7 @@ import static org.hamcrest.Matchers.not;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
+@Tag("quarkus")
 @QuarkusTest
 class SecretsApiTest {
 

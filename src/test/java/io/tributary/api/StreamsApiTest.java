@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.CAROL;
@@ -48,6 +50,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Streams end to end against the real broker, database and warehouse. */
+@Tag("quarkus")
 @QuarkusTest
 class StreamsApiTest {
     static final String STREAMS = "/api/2.0/feature-engineering/streams";

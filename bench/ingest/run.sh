@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Ingestion benchmark (issue #3): catch-up throughput against a plain KafkaConsumer, freshness at 5k records/s and
+# peak heap. The broker runs in its own JVM so that only the ingesting JVM's heap is measured.
+# Usage: bench/ingest/run.sh [records]   (default 1,000,000)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RECORDS="${1:-1000000}"
+WORK="$(mktemp -d /tmp/tributary-bench.XXXXXX)"
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+BOOTSTRAP="127.0.0.1:${PORT}"
+
+./mvnw -o -q test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test
+CP="target/classes:target/test-classes:$(cat "$WORK/cp.txt")"
+JAVA_OPTS=(--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+  -Djava.util.logging.manager=org.jboss.logmanager.LogManager
+  -Dlogging.configuration="file:$PWD/src/test/resources/logging.properties")
+
+java -Xmx1g "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.runtime.IngestBench broker "$WORK/kafka" "$PORT" \
+  > "$WORK/broker.log" 2>&1 &
+BROKER=$!
+trap 'kill $BROKER 2>/dev/null || true; wait $BROKER 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 120); do
+  grep -q "broker ready" "$WORK/broker.log" && break
+  sleep 0.5
+done
+grep -q "broker ready" "$WORK/broker.log" || { cat "$WORK/broker.log"; exit 1; }
+
+java -Xmx512m "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.runtime.IngestBench fill "$BOOTSTRAP" bench "$RECORDS"
+java -Xmx512m "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.runtime.IngestBench run "$BOOTSTRAP" bench "$RECORDS" \
+  "$WORK/warehouse" 2>&1 | grep -v " WARN "

@@ -1,0 +1,149 @@
+package io.tributary.ingest;
+
+import io.tributary.delta.DataFile;
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.OffsetRange;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.PositionConflictException;
+import io.tributary.schema.Decoder;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+
+/**
+ * The decode, write and commit step of one stream, shared by every runtime so that exactly-once lives in one place.
+ *
+ * <p>Exactly once rests on the table alone: each commit carries the batch's offset range per partition and succeeds
+ * only where the table's position is the range's start. Records below the table's position are dropped before
+ * writing, so a redelivered batch adds nothing; when another writer got there first, the commit fails as a whole and
+ * the batch is filtered again against the positions the table reports.
+ *
+ * <p>Not thread-safe: one thread ingests at a time; {@link #positions()} may be read from any thread.
+ */
+public final class StreamIngester {
+
+    /** Beyond this many lost races in a row something else is wrong; failing lets the runtime back off. */
+    private static final int MAX_ATTEMPTS = 50;
+
+    private final DeltaTable table;
+    private final Schema rowSchema;
+    private final Decoder keyDecoder;
+    private final Decoder valueDecoder;
+    private volatile Map<PartitionKey, Long> positions;
+    private volatile boolean cancelled;
+    private CommitHook hook = CommitHook.NONE;
+
+    /**
+     * @param rowSchema the table's row schema, its seven columns in SPEC order
+     * @param keyDecoder decoder of the Kafka key into the {@code key} column; used on this ingester's thread only
+     */
+    public StreamIngester(DeltaTable table, Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder) {
+        List<String> names = rowSchema.getFields().stream().map(Schema.Field::name).toList();
+        if (!names.equals(Rows.COLUMNS)) {
+            throw new IllegalArgumentException("the row schema's columns must be " + Rows.COLUMNS + ", not " + names);
+        }
+        this.table = table;
+        this.rowSchema = rowSchema;
+        this.keyDecoder = keyDecoder;
+        this.valueDecoder = valueDecoder;
+        this.positions = Map.copyOf(table.positions());
+    }
+
+    /** The next offset to ingest per partition, as of this writer's last commit or conflict. */
+    public Map<PartitionKey, Long> positions() {
+        return positions;
+    }
+
+    /**
+     * From now on no commit of this ingester starts; one already running completes. Stopping a stream uses this so
+     * that, once its threads are joined, nothing it wrote can still land.
+     */
+    public void cancel() {
+        cancelled = true;
+    }
+
+    /**
+     * Writes the records the table does not have yet and commits them with their offset ranges.
+     *
+     * @return empty when the table already had every record of the batch
+     * @throws java.util.concurrent.CancellationException when {@link #cancel()} was called before the commit
+     */
+    public Optional<CommitResult> ingest(MicroBatch batch) {
+        Map<PartitionKey, Long> known = positions;
+        Pending pending = Pending.of(batch.partitions(), known);
+        List<DataFile> files = null;
+        Rows rows = null;
+        for (int attempt = 1; ; attempt++) {
+            if (pending.isEmpty()) {
+                return Optional.empty();
+            }
+            if (files == null) {
+                rows = new Rows(rowSchema, keyDecoder, valueDecoder, pending);
+                files = List.of(table.writeDataFile(rows));
+            }
+            Map<PartitionKey, OffsetRange> ranges = pending.ranges(known);
+            hook.beforeCommit();
+            if (cancelled) {
+                throw new java.util.concurrent.CancellationException("the pipeline is stopping");
+            }
+            long started = System.nanoTime();
+            long version;
+            try {
+                version = table.commit(files, ranges);
+            } catch (PositionConflictException conflict) {
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw conflict;
+                }
+                known = merge(known, conflict.committed());
+                positions = known;
+                Pending rest = Pending.of(pending.partitions, known);
+                if (rest.size != pending.size) {
+                    // The written file holds rows the table now has: write what is left anew. The old file is never
+                    // referenced by the log; it is an orphan for maintenance to remove.
+                    files = null;
+                }
+                pending = rest;
+                continue;
+            }
+            long commitNanos = System.nanoTime() - started;
+            hook.afterCommit();
+            Map<PartitionKey, Long> after = new HashMap<>(known);
+            ranges.forEach((key, range) -> after.put(key, range.next()));
+            positions = Map.copyOf(after);
+            return Optional.of(new CommitResult(version, Instant.now(), pending.size, bytes(pending),
+                    rows.decodeFailures(), commitNanos, positions, pending.partitions.values()));
+        }
+    }
+
+    /** Test seam: lets fault tests kill the step between the Parquet write and the commit, or right after it. */
+    void hook(CommitHook hook) {
+        this.hook = hook;
+    }
+
+    interface CommitHook {
+        CommitHook NONE = new CommitHook() {};
+
+        default void beforeCommit() {}
+
+        default void afterCommit() {}
+    }
+
+    private static Map<PartitionKey, Long> merge(Map<PartitionKey, Long> known, Map<PartitionKey, Long> committed) {
+        Map<PartitionKey, Long> merged = new HashMap<>(known);
+        committed.forEach((key, next) -> merged.merge(key, next, Math::max));
+        return Map.copyOf(merged);
+    }
+
+    private static long bytes(Pending pending) {
+        long bytes = 0;
+        for (List<SourceRecord> list : pending.partitions.values()) {
+            for (SourceRecord r : list) {
+                bytes += r.byteSize();
+            }
+        }
+        return bytes;
+    }
+}

@@ -1,0 +1,30 @@
+package io.tributary.runtime;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
+import io.smallrye.config.WithDefault;
+import io.tributary.runtime.config.ByteSizeConverter;
+import io.tributary.runtime.config.DurationConverter;
+import java.time.Duration;
+
+/** SPEC 6: {@code TRIBUTARY_INGEST_*}. */
+@ConfigMapping(prefix = "tributary.ingest")
+public interface IngestConfig {
+
+    /** A micro-batch closes this long after its first record arrived. */
+    @WithDefault("1s")
+    @WithConverter(DurationConverter.class)
+    Duration triggerInterval();
+
+    @WithDefault("100000")
+    int maxBatchRecords();
+
+    @WithDefault("64MB")
+    @WithConverter(ByteSizeConverter.class)
+    Long maxBatchBytes();
+
+    /** How soon new topics matching a pattern, and partitions added later, are picked up. */
+    @WithDefault("30s")
+    @WithConverter(DurationConverter.class)
+    Duration topicRefresh();
+}

@@ -1,0 +1,13 @@
+package io.tributary.runtime;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.StreamIngester;
+
+/** Opens a stream's table and compiles its schemas into a fresh ingester; called again after every failure. */
+interface IngesterFactory {
+
+    Opened open(PipelineSpec spec);
+
+    record Opened(DeltaTable table, StreamIngester ingester) {}
+}

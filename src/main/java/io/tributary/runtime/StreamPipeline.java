@@ -1,0 +1,406 @@
+package io.tributary.runtime;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.PartitionKey;
+import io.tributary.ingest.IngestionStatus;
+import io.tributary.ingest.MicroBatch;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.SourceRecord;
+import io.tributary.ingest.StreamIngester;
+import io.tributary.ingest.Subscription;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.jboss.logging.Logger;
+
+/**
+ * One stream's ingestion on this server: a consumer thread that polls Kafka and closes micro-batches, and a writer
+ * thread that decodes, writes and commits the previous batch meanwhile. At most one batch is being written and one
+ * collected; while the writer is busy with a full batch waiting, the consumer pauses its partitions.
+ *
+ * <p>Any failure (Kafka, storage) closes the consumer, marks the stream FAILED and starts over after a backoff: the
+ * table is reopened and every partition seeks to the table's position, so nothing is lost or doubled.
+ */
+final class StreamPipeline {
+
+    private static final Logger LOG = Logger.getLogger(StreamPipeline.class);
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(15);
+    private static final long MAX_BACKOFF_MS = 30_000;
+
+    private final PipelineSpec spec;
+    private final PipelineSettings settings;
+    private final IngesterFactory ingesters;
+    private final PipelineStatus status;
+    private final PipelineMetrics metrics;
+    private final Thread consumerThread;
+    private final ExecutorService writer;
+    private final Object sleeper = new Object();
+    private volatile boolean stopping;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+    private volatile StreamIngester ingester;
+
+    StreamPipeline(PipelineSpec spec, PipelineSettings settings, IngesterFactory ingesters, PipelineStatus status,
+            PipelineMetrics metrics) {
+        this.spec = spec;
+        this.settings = settings;
+        this.ingesters = ingesters;
+        this.status = status;
+        this.metrics = metrics;
+        this.consumerThread = new Thread(this::run, "tributary-consume-" + spec.streamId());
+        this.consumerThread.setDaemon(true);
+        this.writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tributary-write-" + spec.streamId());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    PipelineSpec spec() {
+        return spec;
+    }
+
+    void start() {
+        consumerThread.start();
+    }
+
+    /** Returns once both threads are done: no write of this pipeline can land afterwards. */
+    void stop() {
+        stopping = true;
+        StreamIngester current = ingester;
+        if (current != null) {
+            current.cancel();
+        }
+        KafkaConsumer<byte[], byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        synchronized (sleeper) {
+            sleeper.notifyAll();
+        }
+        joinUninterruptibly(consumerThread);
+        writer.shutdown();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (writer.awaitTermination(1, TimeUnit.DAYS)) {
+                    break;
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        metrics.remove();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    IngestionStatus status() {
+        return status.snapshot();
+    }
+
+    private void run() {
+        long backoffMs = 1000;
+        while (!stopping) {
+            try {
+                runOnce();
+                backoffMs = 1000;
+            } catch (Throwable failure) {
+                if (stopping) {
+                    break;
+                }
+                String why = FailureMessages.describe(failure, spec.kafkaProperties());
+                status.failed(why);
+                LOG.warnf("stream %s failed, retrying in %d ms: %s", spec.streamName(), backoffMs, why);
+                sleep(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
+            }
+        }
+    }
+
+    private void runOnce() throws Exception {
+        IngesterFactory.Opened opened = ingesters.open(spec);
+        ingester = opened.ingester();
+        if (stopping) {
+            ingester.cancel();
+            return;
+        }
+        status.opened(opened.table().status(), ingester.positions());
+        ingester.positions().keySet().forEach(metrics::lagGauge);
+        try (KafkaConsumer<byte[], byte[]> c = KafkaConsumers.create(spec, settings)) {
+            consumer = c;
+            if (stopping) {
+                return;
+            }
+            new Session(c, opened.table(), ingester).run();
+        } catch (WakeupException e) {
+            if (!stopping) {
+                throw e;
+            }
+        } finally {
+            consumer = null;
+        }
+    }
+
+    /** One consumer's life: from subscribing to a failure or the stop. */
+    private final class Session implements ConsumerRebalanceListener {
+        private final KafkaConsumer<byte[], byte[]> consumer;
+        private final DeltaTable table;
+        private final StreamIngester ingester;
+        private final MicroBatch.Builder batch = MicroBatch.builder();
+        private long batchOpenedNanos;
+        private Future<?> inflight;
+        private MicroBatch waiting;
+        private long nextProbeNanos;
+        private long nextRefreshNanos;
+
+        Session(KafkaConsumer<byte[], byte[]> consumer, DeltaTable table, StreamIngester ingester) {
+            this.consumer = consumer;
+            this.table = table;
+            this.ingester = ingester;
+        }
+
+        void run() throws Exception {
+            try {
+                // Fails fast (and names the cause) when Kafka is unreachable or refuses the credentials.
+                consumer.listTopics(PROBE_TIMEOUT);
+                status.running();
+                subscribe();
+                while (!stopping) {
+                    rethrowWriteFailure();
+                    if (waiting != null && !writerBusy()) {
+                        submit(waiting);
+                        waiting = null;
+                        consumer.resume(consumer.paused());
+                    }
+                    long now = System.nanoTime();
+                    Duration timeout = waiting != null ? Duration.ofMillis(20)
+                            : settings.pollTimeout(batch.size(), batchOpenedNanos, now);
+                    ConsumerRecords<byte[], byte[]> records = consumer.poll(timeout);
+                    add(records);
+                    now = System.nanoTime();
+                    if (waiting == null && settings.closes(batch.size(), batch.byteSize(), batchOpenedNanos, now)) {
+                        MicroBatch closed = batch.build();
+                        if (writerBusy()) {
+                            // Back-pressure: hold this batch, stop fetching until the writer takes it.
+                            waiting = closed;
+                            consumer.pause(consumer.assignment());
+                        } else {
+                            submit(closed);
+                        }
+                    }
+                    maintain(now);
+                }
+            } finally {
+                awaitWriter();
+            }
+        }
+
+        private void add(ConsumerRecords<byte[], byte[]> records) {
+            if (records.isEmpty()) {
+                return;
+            }
+            if (batch.isEmpty()) {
+                batchOpenedNanos = System.nanoTime();
+            }
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                batch.add(new SourceRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value()));
+            }
+        }
+
+        private boolean writerBusy() {
+            return inflight != null && !inflight.isDone();
+        }
+
+        private void submit(MicroBatch closed) {
+            inflight = writer.submit(() -> {
+                ingester.ingest(closed).ifPresent(result -> {
+                    status.committed(result);
+                    metrics.committed(result);
+                });
+                return null;
+            });
+        }
+
+        private void rethrowWriteFailure() throws Exception {
+            if (inflight != null && inflight.isDone()) {
+                Future<?> done = inflight;
+                inflight = null;
+                try {
+                    done.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception ex ? ex : e;
+                }
+            }
+        }
+
+        private void awaitWriter() {
+            Future<?> f = inflight;
+            if (f == null) {
+                return;
+            }
+            try {
+                f.get();
+            } catch (ExecutionException | CancellationException e) {
+                // Reported by the caller's own failure, or irrelevant once stopping.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void subscribe() {
+            Subscription subscription = spec.subscription();
+            if (subscription instanceof Subscription.Topics topics) {
+                consumer.subscribe(topics.topics(), this);
+            } else if (subscription instanceof Subscription.Pattern pattern) {
+                consumer.subscribe(Pattern.compile(pattern.regex()), this);
+            } else {
+                refreshAssignment();
+            }
+        }
+
+        /** Probes Kafka (end offsets, which also give the lag) and discovers assigned partitions added later. */
+        private void maintain(long now) {
+            if (now >= nextProbeNanos) {
+                nextProbeNanos = now + Math.max(settings.triggerInterval().toNanos(), 1_000_000_000L);
+                Set<TopicPartition> assigned = consumer.assignment();
+                if (assigned.isEmpty()) {
+                    consumer.listTopics(PROBE_TIMEOUT);
+                } else {
+                    Map<PartitionKey, Long> ends = new HashMap<>();
+                    consumer.endOffsets(assigned, PROBE_TIMEOUT)
+                            .forEach((tp, end) -> ends.put(new PartitionKey(tp.topic(), tp.partition()), end));
+                    status.endOffsets(ends);
+                    ends.keySet().forEach(metrics::lagGauge);
+                }
+            }
+            if (spec.subscription() instanceof Subscription.Assign && now >= nextRefreshNanos) {
+                refreshAssignment();
+            }
+        }
+
+        private void refreshAssignment() {
+            nextRefreshNanos = System.nanoTime() + settings.topicRefresh().toNanos();
+            Map<String, List<Integer>> wanted = ((Subscription.Assign) spec.subscription()).partitions();
+            Set<TopicPartition> existing = new HashSet<>();
+            for (Map.Entry<String, List<Integer>> e : wanted.entrySet()) {
+                List<PartitionInfo> infos = consumer.partitionsFor(e.getKey(), PROBE_TIMEOUT);
+                Set<Integer> present = new HashSet<>();
+                for (PartitionInfo info : infos == null ? List.<PartitionInfo>of() : infos) {
+                    present.add(info.partition());
+                }
+                for (Integer p : e.getValue()) {
+                    if (present.contains(p)) {
+                        existing.add(new TopicPartition(e.getKey(), p));
+                    }
+                }
+            }
+            Set<TopicPartition> current = consumer.assignment();
+            if (existing.equals(current)) {
+                return;
+            }
+            List<TopicPartition> added = new ArrayList<>(existing);
+            added.removeAll(current);
+            consumer.assign(existing);
+            if (waiting != null) {
+                consumer.pause(consumer.assignment());
+            }
+            seekToTable(added);
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            drop(partitions);
+            // The next owner seeks to the table's position: let the running commit land first so it finds it.
+            awaitWriter();
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            drop(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            seekToTable(partitions);
+            if (waiting != null) {
+                consumer.pause(partitions);
+            }
+        }
+
+        private void drop(Collection<TopicPartition> partitions) {
+            List<PartitionKey> keys = partitions.stream().map(tp -> new PartitionKey(tp.topic(), tp.partition()))
+                    .toList();
+            batch.removePartitions(keys);
+        }
+
+        /** Every partition starts at the table's position, or at its beginning when the table has none for it. */
+        private void seekToTable(Collection<TopicPartition> partitions) {
+            if (partitions.isEmpty()) {
+                return;
+            }
+            Map<PartitionKey, Long> positions = table.positions();
+            status.positions(positions);
+            List<TopicPartition> fromBeginning = new ArrayList<>();
+            for (TopicPartition tp : partitions) {
+                Long position = positions.get(new PartitionKey(tp.topic(), tp.partition()));
+                if (position == null) {
+                    fromBeginning.add(tp);
+                } else {
+                    consumer.seek(tp, position);
+                }
+            }
+            if (!fromBeginning.isEmpty()) {
+                consumer.seekToBeginning(fromBeginning);
+            }
+        }
+    }
+
+    private void sleep(long millis) {
+        long deadline = System.currentTimeMillis() + millis;
+        synchronized (sleeper) {
+            long left;
+            while (!stopping && (left = deadline - System.currentTimeMillis()) > 0) {
+                try {
+                    sleeper.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void joinUninterruptibly(Thread thread) {
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

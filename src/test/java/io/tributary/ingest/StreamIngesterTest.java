@@ -1,0 +1,188 @@
+package io.tributary.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.TableRows;
+import io.tributary.delta.Tables;
+import io.tributary.schema.SchemaSource;
+import io.tributary.schema.SideSchema;
+import io.tributary.schema.StreamSchema;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The decode, write and commit step against a real Delta table, read back with Kernel's scan. */
+class StreamIngesterTest {
+
+    private static final String JSON = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"
+            + "\"name\":{\"type\":\"string\"}}}";
+
+    @TempDir
+    Path warehouse;
+    Tables tables;
+    StreamSchema schema;
+    String location;
+
+    @BeforeEach
+    void createTable() {
+        tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
+        schema = StreamSchema.of(SideSchema.compile(new SchemaSource.Plain(), "key_schema"),
+                SideSchema.compile(new SchemaSource.JsonSchema(JSON), "payload_schema"));
+        location = tables.defaultLocation("main", "s", "t");
+        tables.create(location, schema.rowSchema(), Map.of(new PartitionKey("t", 0), 0L));
+    }
+
+    StreamIngester ingester() {
+        return new StreamIngester(tables.open(location), schema.rowSchema(), schema.keySide().newDecoder(),
+                schema.valueSide().newDecoder());
+    }
+
+    static SourceRecord record(int partition, long offset) {
+        String value = offset % 10 == 7 ? "{not json" : "{\"id\":" + offset + ",\"name\":\"n" + offset + "\"}";
+        return new SourceRecord("t", partition, offset, 1_700_000_000_000L + offset,
+                ("k" + offset).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static MicroBatch batch(long from, long to, int... partitions) {
+        MicroBatch.Builder b = MicroBatch.builder();
+        for (int p : partitions) {
+            for (long o = from; o < to; o++) {
+                b.add(record(p, o));
+            }
+        }
+        return b.build();
+    }
+
+    List<Map<String, Object>> rows() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        try (TableRows rows = tables.read(location)) {
+            rows.forEachRemaining(out::add);
+        }
+        out.sort((a, b) -> {
+            int c = Integer.compare((Integer) a.get("kafka_partition"), (Integer) b.get("kafka_partition"));
+            return c != 0 ? c : Long.compare((Long) a.get("kafka_offset"), (Long) b.get("kafka_offset"));
+        });
+        return out;
+    }
+
+    /** Every (partition, offset) in [from, to) exactly once, with the row the record should make. */
+    void assertExactly(List<Map<String, Object>> rows, long from, long to, int... partitions) {
+        List<String> expected = new ArrayList<>();
+        for (int p : partitions) {
+            for (long o = from; o < to; o++) {
+                expected.add(p + ":" + o);
+            }
+        }
+        assertThat(rows).extracting(r -> r.get("kafka_partition") + ":" + r.get("kafka_offset"))
+                .containsExactlyElementsOf(expected);
+        for (Map<String, Object> r : rows) {
+            long o = (Long) r.get("kafka_offset");
+            assertThat(r.get("key")).isEqualTo("k" + o);
+            assertThat(r.get("value")).isEqualTo(o % 10 == 7 ? null : Map.of("id", o, "name", "n" + o));
+            assertThat(r.get("stream_record_timestamp")).isEqualTo(Instant.ofEpochMilli(1_700_000_000_000L + o));
+            assertThat(r.get("record_source")).isEqualTo("stream");
+            assertThat(r.get("kafka_topic")).isEqualTo("t");
+        }
+    }
+
+    @Test
+    void oneCommitPerBatchWithDecodedRowsAndUndecodableValuesAsNull() {
+        StreamIngester ingester = ingester();
+        long before = tables.open(location).status().version();
+        CommitResult result = ingester.ingest(batch(0, 50, 0, 1)).orElseThrow();
+        assertThat(result.tableVersion()).isEqualTo(before + 1);
+        assertThat(result.rows()).isEqualTo(100);
+        assertThat(result.decodeFailures()).isEqualTo(10);
+        assertThat(result.positions()).containsEntry(new PartitionKey("t", 0), 50L)
+                .containsEntry(new PartitionKey("t", 1), 50L);
+        assertThat(tables.open(location).positions()).isEqualTo(result.positions());
+        assertExactly(rows(), 0, 50, 0, 1);
+    }
+
+    @Test
+    void aRedeliveredBatchAddsNothing() {
+        StreamIngester ingester = ingester();
+        ingester.ingest(batch(0, 30, 0));
+        long version = tables.open(location).status().version();
+        assertThat(ingester.ingest(batch(0, 30, 0))).isEmpty();
+        assertThat(ingester().ingest(batch(10, 30, 0))).as("a fresh writer reads the position from the log").isEmpty();
+        assertThat(ingester.ingest(batch(20, 40, 0)).orElseThrow().rows()).isEqualTo(10);
+        assertThat(tables.open(location).status().version()).isEqualTo(version + 1);
+        assertExactly(rows(), 0, 40, 0);
+    }
+
+    @Test
+    void aCrashBetweenTheParquetWriteAndTheCommitLosesNothing() {
+        StreamIngester crashing = ingester();
+        crashing.hook(new StreamIngester.CommitHook() {
+            @Override
+            public void beforeCommit() {
+                throw new Crash();
+            }
+        });
+        assertThatThrownBy(() -> crashing.ingest(batch(0, 40, 0))).isInstanceOf(Crash.class);
+        assertThat(rows()).isEmpty();
+        // The restarted pipeline reads from the table's position again: the same records, plus newer ones.
+        ingester().ingest(batch(0, 60, 0));
+        assertExactly(rows(), 0, 60, 0);
+    }
+
+    @Test
+    void aCrashRightAfterTheCommitDoublesNothing() {
+        StreamIngester crashing = ingester();
+        crashing.hook(new StreamIngester.CommitHook() {
+            @Override
+            public void afterCommit() {
+                throw new Crash();
+            }
+        });
+        assertThatThrownBy(() -> crashing.ingest(batch(0, 40, 0))).isInstanceOf(Crash.class);
+        // Kafka never learnt the batch landed: the restarted consumer delivers it again.
+        ingester().ingest(batch(0, 60, 0));
+        assertExactly(rows(), 0, 60, 0);
+    }
+
+    @Test
+    void concurrentWritersWithOverlappingBatchesLandEachRecordOnce() {
+        StreamIngester a = ingester();
+        StreamIngester b = ingester();
+        a.ingest(batch(0, 100, 0, 1));
+        // b still believes the table is empty: its commit conflicts, it drops what a wrote and rewrites the rest.
+        CommitResult second = b.ingest(batch(50, 150, 0, 1)).orElseThrow();
+        assertThat(second.rows()).isEqualTo(100);
+        assertThat(a.ingest(batch(100, 160, 0, 1)).orElseThrow().rows()).isEqualTo(20);
+        assertExactly(rows(), 0, 160, 0, 1);
+    }
+
+    @Test
+    void aStoppedIngesterStartsNoCommit() {
+        StreamIngester ingester = ingester();
+        ingester.cancel();
+        assertThatThrownBy(() -> ingester.ingest(batch(0, 10, 0)))
+                .isInstanceOf(java.util.concurrent.CancellationException.class);
+        assertThat(rows()).isEmpty();
+    }
+
+    @Test
+    void theTableHasTheSevenColumnsInOrder() {
+        assertThat(tables.columns(location)).extracting(c -> c.name() + " " + c.type()).containsExactly(
+                "key string", "value struct<id:bigint,name:string>", "stream_record_timestamp timestamp",
+                "record_source string", "kafka_topic string", "kafka_partition int", "kafka_offset bigint");
+    }
+
+    static final class Crash extends Error {
+        Crash() {
+            super("simulated crash");
+        }
+    }
+
+}
