@@ -114,6 +114,26 @@ class RegistryStreamsTest {
     }
 
     @Test
+    void aConnectionWhoseRegistrySecretWasDeletedIsNamed() {
+        String lonelyScope = unique("lonely");
+        as(ALICE).body("{\"scope\": \"" + lonelyScope + "\"}").post("/api/2.0/secrets/scopes/create").then()
+                .statusCode(200);
+        as(ALICE).body("{\"scope\": \"" + lonelyScope + "\", \"key\": \"sr\", \"string_value\": \"x\"}")
+                .post("/api/2.0/secrets/put").then().statusCode(200);
+        String conn = unique("lonelyconn");
+        as(ALICE).body("{\"name\": \"" + conn + "\", \"connection_type\": \"KAFKA\", \"options\": {"
+                + "\"bootstrap_servers\": \"" + bootstrap + "\", \"schema_registry_url\": \"" + registry.url()
+                + "\", \"schema_registry_api_secret\": {\"scope\": \"" + lonelyScope + "\", \"key\": \"sr\"}}}")
+                .post("/api/2.0/connections").then().statusCode(200);
+        as(ALICE).body("{\"scope\": \"" + lonelyScope + "\", \"key\": \"sr\"}").post("/api/2.0/secrets/delete")
+                .then().statusCode(200);
+        ObjectNode body = fromRegistry("main." + unique("reg") + ".lonely", "orders-value", "FORMAT_AVRO");
+        with(body, "connection_config.uc_connection_name", conn);
+        as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(400)
+                .body("message", startsWith("connection_config.uc_connection_name:"));
+    }
+
+    @Test
     void anApiSecretRefNeedsReadOnItsScope() {
         as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"add\": [\"USE CONNECTION\"]}]}")
                 .patch("/api/2.1/unity-catalog/permissions/connection/" + connection).then().statusCode(200);
