@@ -28,6 +28,15 @@ public interface DeltaTable {
 
     Status status();
 
+    /**
+     * Table maintenance: rewrites data files smaller than half of {@code targetFileBytes} into files of up to about
+     * that size, in one commit that changes no row (concurrent appends are not lost). Files with deletion vectors
+     * and partitioned tables are left alone.
+     *
+     * @return the committed version, or empty when there was nothing to compact or a concurrent compaction won
+     */
+    Optional<Long> compact(long targetFileBytes);
+
     /** The Avro row schema of the table's current Delta schema: rows of it are accepted by {@link #writeDataFile}. */
     org.apache.avro.Schema rowSchema();
 

@@ -98,7 +98,7 @@ final class FileStatistics {
             return new DoubleNode(col, type);
         }
         if (type instanceof DecimalType dt) {
-            return new DecimalNode(col, dt, avro);
+            return new DecimalNode(col, dt);
         }
         if (type instanceof StringType) {
             return new StringNode(col);
@@ -279,7 +279,7 @@ final class FileStatistics {
         private BigDecimal min;
         private BigDecimal max;
 
-        DecimalNode(Column column, DecimalType type, Schema avro) {
+        DecimalNode(Column column, DecimalType type) {
             super(column);
             this.type = type;
         }

@@ -120,14 +120,13 @@ final class KernelDeltaTable implements DeltaTable {
                     firstReadVersion = snapshot.getVersion();
                 }
                 if (mayHaveLanded) {
-                    // An earlier attempt failed after it may have written its commit file; committing again would
-                    // duplicate the data, so look for it first.
+                    // An earlier attempt failed after it may have written its commit file (or its request may still
+                    // be applied late); committing again would duplicate the data, so look for it first, every time.
                     Optional<Long> landed = CommitLog.find(tables.storage(), path, firstReadVersion + 1, snapshot.getVersion(),
                             marker(commitId, files, ranges));
                     if (landed.isPresent()) {
                         return landed.get();
                     }
-                    mayHaveLanded = false;
                 }
                 Map<PartitionKey, Long> current = PositionDomains.read(snapshot);
                 for (Map.Entry<PartitionKey, OffsetRange> r : ranges.entrySet()) {
@@ -146,12 +145,15 @@ final class KernelDeltaTable implements DeltaTable {
                 throw e;
             } catch (ConcurrentWriteException e) {
                 // A concurrent commit set the same position domain (or changed the metadata): nothing of ours was
-                // written; re-check the positions against the new snapshot.
+                // written; re-check the positions against the new snapshot at once.
+                if (System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
                 lastFailure = null;
             } catch (RuntimeException e) {
                 // Storage failures, or Kernel giving up or not knowing whether its write landed.
                 lastFailure = e;
-                mayHaveLanded = firstReadVersion >= 0;
+                mayHaveLanded |= firstReadVersion >= 0;
             }
         }
     }
@@ -209,6 +211,14 @@ final class KernelDeltaTable implements DeltaTable {
     }
 
     @Override
+    public Optional<Long> compact(long targetFileBytes) {
+        if (targetFileBytes <= 0) {
+            throw new IllegalArgumentException("targetFileBytes must be positive, got " + targetFileBytes);
+        }
+        return new TableCompaction(tables, path).run(targetFileBytes);
+    }
+
+    @Override
     public Schema rowSchema() {
         return AvroRowSchema.of(tables.latest(path).getSchema());
     }
@@ -220,10 +230,7 @@ final class KernelDeltaTable implements DeltaTable {
 
     @Override
     public TableRows rowsAddedSince(long version) {
-        java.util.Set<String> before = new java.util.HashSet<>();
-        for (DataFileSummary f : DataFileSummaries.of(tables.engine(), tables.at(path, version))) {
-            before.add(f.path());
-        }
+        java.util.Set<String> before = TableReader.logPaths(tables.engine(), tables.at(path, version));
         return new TableReader(tables.engine(), tables.latest(path), p -> !before.contains(p), null);
     }
 

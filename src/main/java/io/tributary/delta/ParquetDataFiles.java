@@ -77,7 +77,7 @@ final class ParquetDataFiles {
 
     private static final class MemoryOutputFile implements OutputFile {
         private final String name;
-        private final Buffer buffer = new Buffer();
+        private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1 << 20);
 
         MemoryOutputFile(String name) {
             this.name = name;
@@ -125,12 +125,6 @@ final class ParquetDataFiles {
         @Override
         public String getPath() {
             return name;
-        }
-    }
-
-    private static final class Buffer extends ByteArrayOutputStream {
-        Buffer() {
-            super(1 << 20);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.tributary.delta;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -17,7 +18,10 @@ final class S3Clients {
     static S3Client create(Warehouse warehouse) {
         S3ClientBuilder b = S3Client.builder()
                 // The URL-connection client keeps native images small and needs no Netty or Apache HTTP reflection.
-                .httpClientBuilder(UrlConnectionHttpClient.builder())
+                .httpClientBuilder(UrlConnectionHttpClient.builder()
+                        // generous: a slow answer retried is worse (see S3Storage.putIfAbsent) than a slow answer
+                        .connectionTimeout(Duration.ofSeconds(10))
+                        .socketTimeout(Duration.ofSeconds(60)))
                 .region(Region.of(region(warehouse)))
                 .credentialsProvider(DefaultCredentialsProvider.builder().build());
         warehouse.s3Endpoint().ifPresent(endpoint -> b.endpointOverride(URI.create(endpoint))

@@ -11,7 +11,6 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
@@ -117,9 +116,7 @@ final class S3Storage implements Storage {
                         out.add(new Entry("s3://" + l.bucket() + "/" + o.key(), o.size(), o.lastModified().toEpochMilli()));
                     }
                 }
-                for (CommonPrefix ignored : r.commonPrefixes()) {
-                    sawAnything = true;
-                }
+                sawAnything |= !r.commonPrefixes().isEmpty(); // subdirectories also prove the directory exists
                 token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
             } while (token != null);
         } catch (SdkException e) {
@@ -157,7 +154,8 @@ final class S3Storage implements Storage {
     @Override
     public SeekableStream openSeekable(String path, long knownLength) throws IOException {
         Location l = parse(path);
-        long length = knownLength >= 0 ? knownLength
+        // Kernel passes size 0 when it does not know the size (FileStatus.of(path)), e.g. for _last_checkpoint.
+        long length = knownLength > 0 ? knownLength
                 : stat(path).orElseThrow(() -> new FileNotFoundException(l.uri())).size();
         return new RangedStream(l, length);
     }
@@ -174,7 +172,8 @@ final class S3Storage implements Storage {
 
     /**
      * {@code If-None-Match: *}: S3 answers 412 when the key exists, and 409 while another conditional write of the
-     * same key is in flight (retry: it then resolves to 412 or to success).
+     * same key is in flight (retry: it then resolves to 412 or to success). S3 decides atomically, so of several
+     * processes racing for one commit file exactly one wins.
      */
     @Override
     public void putIfAbsent(String path, byte[] data) throws IOException {
@@ -186,6 +185,9 @@ final class S3Storage implements Storage {
                 return;
             } catch (S3Exception e) {
                 if (e.statusCode() == 412) {
+                    if (isOurs(path, data)) {
+                        return;
+                    }
                     throw new FileAlreadyExistsException(l.uri());
                 }
                 if (e.statusCode() == 409 && attempt < CONFLICT_RETRIES) {
@@ -196,6 +198,19 @@ final class S3Storage implements Storage {
             } catch (SdkException e) {
                 throw io("create", l, e);
             }
+        }
+    }
+
+    /**
+     * The SDK retries a PUT whose response was lost; if the lost attempt had succeeded, the retry meets our own object
+     * and gets 412. Commit files carry a unique transaction id, so identical bytes mean the object is ours, and
+     * reporting a conflict would make Kernel commit the same actions again under the next version.
+     */
+    private boolean isOurs(String path, byte[] data) throws IOException {
+        try {
+            return java.util.Arrays.equals(read(path), data);
+        } catch (FileNotFoundException e) {
+            return false;
         }
     }
 

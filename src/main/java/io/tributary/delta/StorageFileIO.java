@@ -72,7 +72,7 @@ final class StorageFileIO implements FileIO {
         return new InputFile() {
             @Override
             public long length() throws IOException {
-                return fileSize >= 0 ? fileSize : getFileStatus(path).getSize();
+                return fileSize > 0 ? fileSize : getFileStatus(path).getSize(); // 0 means unknown to Kernel
             }
 
             @Override

@@ -67,9 +67,15 @@ final class TableReader implements TableRows {
         this(engine, snapshot, path -> true, null);
     }
 
+    /** Reads only the data files whose path as the log records it passes {@code fileFilter}. */
+    TableReader(Engine engine, Snapshot snapshot, Predicate<String> fileFilter) {
+        this(engine, snapshot, fileFilter, null);
+    }
+
     /**
-     * Reads only the live files whose full path passes {@code fileFilter}, and of them only the top-level
-     * {@code columns} (all when null): Parquet is columnar, so columns not asked for are never decoded.
+     * Reads only the live files whose path as the log records it (see {@link #logPaths}) passes {@code fileFilter},
+     * and of them only the top-level {@code columns} (all when null): Parquet is columnar, so columns not asked for
+     * are never decoded.
      */
     TableReader(Engine engine, Snapshot snapshot, Predicate<String> fileFilter, java.util.Set<String> columns) {
         this.engine = engine;
@@ -106,7 +112,10 @@ final class TableReader implements TableRows {
                 }
                 closeData();
                 if (scanFileRows != null && scanFileRows.hasNext()) {
-                    openFile(scanFileRows.next());
+                    Row scanFile = scanFileRows.next();
+                    if (fileFilter.test(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL).getString(0))) {
+                        openFile(scanFile);
+                    }
                     continue;
                 }
                 if (scanFileRows != null) {
@@ -132,11 +141,25 @@ final class TableReader implements TableRows {
         return pending.removeFirst();
     }
 
+    /** The paths of a snapshot's live data files as its log records them: the keys {@code fileFilter} sees. */
+    static java.util.Set<String> logPaths(Engine engine, Snapshot snapshot) {
+        java.util.Set<String> paths = new java.util.HashSet<>();
+        try (CloseableIterator<FilteredColumnarBatch> batches = snapshot.getScanBuilder().build().getScanFiles(engine)) {
+            while (batches.hasNext()) {
+                try (CloseableIterator<Row> rows = batches.next().getRows()) {
+                    while (rows.hasNext()) {
+                        paths.add(rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL).getString(0));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return paths;
+    }
+
     private void openFile(Row scanFile) throws IOException {
         FileStatus file = InternalScanFileUtils.getAddFileStatus(scanFile);
-        if (!fileFilter.test(file.getPath())) {
-            return;
-        }
         CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
                 .readParquetFiles(io.delta.kernel.internal.util.Utils.singletonCloseableIterator(file), physicalSchema,
                         Optional.empty())

@@ -1,6 +1,7 @@
 package io.tributary.registry;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -13,6 +14,7 @@ public class ConnectionRow extends PanacheEntityBase {
     public String name;
     public String connectionType;
     /** The options as JSON, without the password. */
+    @Column(columnDefinition = "text")
     public String options;
     /** AES-GCM ciphertext of the password, or null. */
     public byte[] password;

@@ -1,5 +1,6 @@
 package io.tributary.registry;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.tributary.security.AccessPolicy;
@@ -21,7 +22,7 @@ public class SecretService {
     @Inject
     SecretCipher cipher;
 
-    public record SecretKeyInfo(String key, long lastUpdatedTimestamp) {}
+    public record SecretKeyInfo(String key, @JsonProperty("last_updated_timestamp") long lastUpdatedTimestamp) {}
 
     public Uni<Void> createScope(Principal caller, Requests.CreateScope request) {
         String scope = Names.onePart("scope", request.scope());
@@ -129,7 +130,10 @@ public class SecretService {
         });
     }
 
-    /** The decrypted value of a stored secret, without an access check: for pipelines of streams already created. */
+    /**
+     * The decrypted value of a stored secret, without an access check: for pipelines of streams already created and
+     * for a connection's own secret. Fails with NoSuchElementException when the secret was deleted.
+     */
     Uni<String> read(SecretRef ref) {
         if (ref == null) {
             return Uni.createFrom().nullItem();
@@ -138,7 +142,7 @@ public class SecretService {
         String key = Names.lower(ref.key());
         return SecretRow.<SecretRow>find("scope = ?1 and key = ?2", scope, key).<SecretRow>firstResult().map(row -> {
             if (row == null) {
-                throw new IllegalStateException("secret " + scope + "/" + key + " referenced by a stream was deleted");
+                throw new java.util.NoSuchElementException("secret " + scope + "/" + key + " was deleted");
             }
             return cipher.decrypt(row.value, SecretRow.associatedData(row.scope, row.key));
         });

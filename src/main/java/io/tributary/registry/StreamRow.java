@@ -16,6 +16,7 @@ public class StreamRow extends PanacheEntityBase {
     public String catalogName;
     public String schemaName;
     /** The stream as created (normalized names), as JSON. */
+    @Column(columnDefinition = "text")
     public String definition;
     public String tableName;
     public String connectionName;

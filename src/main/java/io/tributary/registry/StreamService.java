@@ -280,9 +280,13 @@ public class StreamService {
         return Optional.empty();
     }
 
-    /** The live status when this process runs the pipeline, else what the table's own log says. */
+    /**
+     * The live status when this process runs the pipeline and has read the table, else what the table's own log says
+     * (a pipeline that has just started does not know its table version yet).
+     */
     private Uni<IngestionStatus> status(StreamRow row, String location) {
-        Optional<IngestionStatus> live = liveStatus(row.id);
+        Optional<IngestionStatus> live = liveStatus(row.id)
+                .filter(s -> s.tableVersion() >= 0 || s.state() == IngestionStatus.State.FAILED);
         if (live.isPresent()) {
             return Uni.createFrom().item(live.get());
         }

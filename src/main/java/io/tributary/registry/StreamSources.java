@@ -69,7 +69,10 @@ class StreamSources {
             }
             Uni<String> apiSecret = checked.registrySecret() != null
                     ? secret(caller, checked.registrySecret(), "schema_config.schema_registry_config.api_secret_ref")
-                    : secrets.read(options.schemaRegistryApiSecret());
+                    : secrets.read(options.schemaRegistryApiSecret()).onFailure(java.util.NoSuchElementException.class)
+                            .transform(e -> RegistryException.invalid("connection_config.uc_connection_name",
+                                    "connection '" + name + "' references a schema_registry_api_secret that no longer "
+                                            + "exists; put the secret again or recreate the connection"));
             return access.flatMap(v -> apiSecret).map(secret -> {
                 RegistryAccess registry = new RegistryAccess(options.schemaRegistryUrl(),
                         options.schemaRegistryApiKey(), secret);

@@ -38,7 +38,9 @@ final class StreamViews {
             if (status.lastCommitAt() != null) {
                 ingestion.put("last_commit_at", time(status.lastCommitAt()));
             }
-            ingestion.put("table_version", status.tableVersion());
+            if (status.tableVersion() >= 0) {
+                ingestion.put("table_version", status.tableVersion());
+            }
             ingestion.put("rows_ingested", status.rowsIngested());
             ingestion.put("decode_failures", status.decodeFailures());
             ArrayNode partitions = ingestion.putArray("partitions");

@@ -1,6 +1,7 @@
 package io.tributary.registry;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
@@ -14,6 +15,7 @@ public class TableRow extends PanacheEntityBase {
 
     @Id
     public String fullName;
+    @Column(columnDefinition = "text")
     public String storageLocation;
     public String kind;
     public String owner;

@@ -2,18 +2,18 @@ package io.tributary.schema;
 
 import java.io.IOException;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.ResolvingDecoder;
 
 /**
  * Decodes Avro binary datums written with one writer schema into the column of a reader schema. The resolving decoder
- * is built once (building it is the expensive part) and re-pointed at each message.
+ * is built once (building it is the expensive part) and re-pointed at each message; the bytes are read by a
+ * {@link BoundedBinaryDecoder}, so no message can make it allocate more than its own size.
  */
 final class AvroDecoder implements Decoder {
     private final AvroValueReader root;
     private final ResolvingDecoder resolving;
-    private BinaryDecoder binary;
+    private final BoundedBinaryDecoder binary = new BoundedBinaryDecoder();
 
     AvroDecoder(Schema writer, Schema reader, AvroValueReader root) {
         this.root = root;
@@ -30,7 +30,7 @@ final class AvroDecoder implements Decoder {
     }
 
     Object decode(byte[] bytes, int offset, int length) throws DecodeException {
-        binary = DecoderFactory.get().binaryDecoder(bytes, offset, length, binary);
+        binary.reset(bytes, offset, length);
         try {
             resolving.configure(binary);
             Object value = root.read(resolving);

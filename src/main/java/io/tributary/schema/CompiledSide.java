@@ -1,26 +1,28 @@
 package io.tributary.schema;
 
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
 
 /**
- * A side compiled by {@link SchemaCompiler}. It remembers its source so that {@link StreamSchema} can compile it
- * again under another record-name prefix when key and value would otherwise share record names.
+ * A side compiled by {@link SchemaCompiler}. It can build itself again under another record-name prefix, from the
+ * same (already fetched) schema, when {@link StreamSchema} finds key and value sharing record names.
  */
 final class CompiledSide implements SideSchema {
-    private final SchemaSource source;
-    private final String field;
+    private final SchemaSource pinned;
     private final String recordPrefix;
     private final Schema columnSchema;
     private final Supplier<Decoder> decoders;
+    private final Function<String, CompiledSide> rebuild;
 
-    CompiledSide(SchemaSource source, String field, String recordPrefix, Schema columnSchema,
-                 Supplier<Decoder> decoders) {
-        this.source = source;
-        this.field = field;
+    CompiledSide(SchemaSource pinned, String recordPrefix, Schema columnSchema, Supplier<Decoder> decoders,
+                 Function<String, CompiledSide> rebuild) {
+        this.pinned = pinned;
         this.recordPrefix = recordPrefix;
         this.columnSchema = ColumnTypes.nullable(columnSchema);
         this.decoders = decoders;
+        this.rebuild = rebuild;
     }
 
     @Override
@@ -33,16 +35,17 @@ final class CompiledSide implements SideSchema {
         return decoders.get();
     }
 
-    String recordPrefix() {
-        return recordPrefix;
+    @Override
+    public Optional<SchemaSource> pinnedSource() {
+        return Optional.of(pinned);
     }
 
     CompiledSide withRecordPrefix(String prefix) {
-        return prefix.equals(recordPrefix) ? this : SchemaCompiler.compile(source, field, prefix);
+        return prefix.equals(recordPrefix) ? this : rebuild.apply(prefix);
     }
 
     @Override
     public String toString() {
-        return "SideSchema[" + source.getClass().getSimpleName() + ", " + columnSchema + "]";
+        return "SideSchema[" + pinned.getClass().getSimpleName() + ", " + columnSchema + "]";
     }
 }

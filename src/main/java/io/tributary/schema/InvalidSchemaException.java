@@ -1,9 +1,12 @@
 package io.tributary.schema;
 
 /**
- * A schema that cannot back a stream. {@code field} is the path of the offending request field relative to
- * {@code schema_config} (for example {@code direct_schemas.payload_schema.avro_schema}); the message says what is
- * wrong and how to fix it, and never contains a secret.
+ * A schema that cannot back a stream. {@code field} is the full request path of the offending field: the path the
+ * caller passed to {@link SideSchema#compile} followed by what is wrong below it, e.g.
+ * {@code schema_config.direct_schemas.payload_schema.proto_schema.message_name}, or for a registry locator
+ * {@code ...payload_schema_locator.confluent_schema.subject}, {@code ...payload_schema_locator.format} and, for
+ * refused credentials, the sibling {@code ...schema_registry_config.api_secret_ref}. The message says what is wrong
+ * and how to fix it without repeating the field, and never contains a secret.
  */
 public final class InvalidSchemaException extends RuntimeException {
     private final String field;

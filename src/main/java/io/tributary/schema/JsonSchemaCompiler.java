@@ -13,9 +13,10 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * JSON Schema text to a column type and a decoding plan (SPEC 4.1): string (date-time -> TIMESTAMP, date -> DATE),
  * number -> DOUBLE, integer -> LONG, boolean, object with properties -> STRUCT in declared order, array -> ARRAY of
- * items, a type list with "null" -> nullable; anything else is a STRING holding the raw JSON text. Local
- * {@code $ref}s ({@code #/...}) are followed; a reference back into itself ends in a raw JSON STRING, since a column
- * cannot nest without end. Struct fields are always nullable because missing properties are NULL.
+ * items, a type list with "null" (or anyOf/oneOf of one schema and null) -> nullable; anything else is a STRING
+ * holding the raw JSON text. Local {@code $ref}s ({@code #/...}) are followed; a reference back into itself ends in a
+ * raw JSON STRING, since a column cannot nest without end. Struct fields are always nullable because missing
+ * properties are NULL.
  */
 final class JsonSchemaCompiler {
     private static final JsonMapper MAPPER = JsonMapper.builder().build();
@@ -49,8 +50,9 @@ final class JsonSchemaCompiler {
         try {
             document = MAPPER.readTree(text);
         } catch (JacksonException e) {
-            throw new InvalidSchemaException(field, "is not valid JSON (" + e.getOriginalMessage() + " at line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr()
+            String at = e.getLocation() == null ? ""
+                    : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+            throw new InvalidSchemaException(field, "is not valid JSON (" + e.getOriginalMessage() + at
                     + "); give the JSON Schema as a JSON object");
         }
         Optional<String> problem = JsonSchemaMetaValidator.problem(document);
@@ -58,6 +60,7 @@ final class JsonSchemaCompiler {
             throw new InvalidSchemaException(field, problem.get());
         }
         JsonSchemaCompiler compiler = new JsonSchemaCompiler(field, names, document);
+        compiler.refsInProgress.push("#");
         Mapped root = compiler.map(document, "", "#");
         return new Compiled(root.type, root.reader);
     }
@@ -72,9 +75,8 @@ final class JsonSchemaCompiler {
         }
         JsonNode type = node.get("type");
         if (type == null) {
-            return raw(true, path);
+            return mapNullableAlternative(node, path, pointer);
         }
-        boolean nullable = false;
         List<String> types = new ArrayList<>();
         if (type.isString()) {
             types.add(type.stringValue());
@@ -83,7 +85,7 @@ final class JsonSchemaCompiler {
                 types.add(t.asString());
             }
         }
-        nullable = types.remove("null");
+        boolean nullable = types.remove("null");
         if (types.size() != 1) {
             return raw(true, path);
         }
@@ -99,6 +101,28 @@ final class JsonSchemaCompiler {
             case "array" -> mapArray(node, nullable, path, pointer);
             default -> raw(nullable, path);
         };
+    }
+
+    /**
+     * {@code anyOf}/{@code oneOf} of one schema and {"type": "null"} is how generators (Pydantic, for one) write a
+     * nullable type; it is read like a type list with "null". Any other combination stays raw JSON text.
+     */
+    private Mapped mapNullableAlternative(JsonNode node, String path, String pointer) {
+        for (String keyword : List.of("anyOf", "oneOf")) {
+            JsonNode alternatives = node.get(keyword);
+            if (alternatives == null || !alternatives.isArray() || alternatives.size() != 2) {
+                continue;
+            }
+            for (int i = 0; i < 2; i++) {
+                JsonNode nullType = alternatives.get(1 - i).get("type");
+                if (nullType != null && nullType.isString() && nullType.stringValue().equals("null")
+                        && alternatives.get(1 - i).size() == 1) {
+                    Mapped other = map(alternatives.get(i), path, pointer + "/" + keyword + "/" + i);
+                    return other.nullable ? other : new Mapped(other.type, true, new JsonValueReader.OrNull(other.reader));
+                }
+            }
+        }
+        return raw(true, path);
     }
 
     private Mapped mapRef(JsonNode ref, String path, String pointer) {

@@ -58,6 +58,21 @@ abstract class JsonValueReader {
         };
     }
 
+    /** Another reader that also accepts null. */
+    static final class OrNull extends JsonValueReader {
+        private final JsonValueReader inner;
+
+        OrNull(JsonValueReader inner) {
+            super(true, inner.path);
+            this.inner = inner;
+        }
+
+        @Override
+        Object readValue(JsonParser p, JsonToken t, byte[] source) throws IOException, DecodeException {
+            return inner.readValue(p, t, source);
+        }
+    }
+
     static final class Text extends JsonValueReader {
         Text(boolean nullable, String path) {
             super(nullable, path);

@@ -112,6 +112,30 @@ final class ProtoFileParser {
         }
     }
 
+    /**
+     * The full name of the message a Confluent frame's message indexes select in a writer schema. Only the parse is
+     * needed (no linking, no import rules): a newer writer version may use anything for fields this stream does not
+     * read.
+     *
+     * @throws IllegalArgumentException if the text does not parse or the indexes select no message
+     */
+    static String messageNameAt(String text, int[] indexes) {
+        ProtoFileElement file = ProtoParser.Companion.parse(Location.get(FILE_NAME), text);
+        List<TypeElement> level = file.getTypes();
+        StringBuilder name = new StringBuilder(file.getPackageName() == null ? "" : file.getPackageName());
+        for (int index : indexes) {
+            List<MessageElement> messages = level.stream().filter(MessageElement.class::isInstance)
+                    .map(MessageElement.class::cast).toList();
+            if (index >= messages.size()) {
+                throw new IllegalArgumentException("no message at index " + index);
+            }
+            MessageElement m = messages.get(index);
+            name.append(name.length() == 0 ? "" : ".").append(m.getName());
+            level = m.getNestedTypes();
+        }
+        return name.toString();
+    }
+
     private static String rejectedImport(String imported) {
         if (imported.startsWith("google/protobuf/")) {
             return "imports " + imported + ", whose well-known types (such as Duration, Struct, Value, Any, Empty,"

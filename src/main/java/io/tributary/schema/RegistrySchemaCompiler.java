@@ -1,11 +1,107 @@
 package io.tributary.schema;
 
-/** Registry sources: being built (phase 2). */
+import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
+import java.net.URI;
+import java.util.function.Function;
+import org.apache.avro.Schema;
+
+/**
+ * A registry subject to a column (SPEC 4.2): the subject must exist and resolve now, its registered type must match
+ * the declared format, and JSON is refused with a hint to declare it inline. The fetched version pins the column
+ * (see {@link SideSchema#pinnedSource()}); decoders read each message with the writer schema its framing names and
+ * resolve it to that column. For Protobuf the column is the file's first message, the one Confluent's serializers
+ * register a message type under.
+ */
 final class RegistrySchemaCompiler {
     private RegistrySchemaCompiler() {}
 
-    static CompiledSide compile(SchemaSource.Registry source, String field, RecordNames names) {
-        throw new InvalidSchemaException(field, "schema registries are not supported yet; declare the schema inline"
-                + " under direct_schemas");
+    /** @param field the request path of the locator, e.g. {@code schema_config.schema_registry_config.payload_schema_locator} */
+    static CompiledSide compile(SchemaSource.Registry source, String field, String recordPrefix) {
+        String subjectField = field + ".confluent_schema.subject";
+        String formatField = field + ".format";
+        if (source.subject() == null || source.subject().isBlank()) {
+            throw new InvalidSchemaException(subjectField, "is missing; name the registry subject, e.g. `tx-value`");
+        }
+        if (source.format() == null) {
+            throw new InvalidSchemaException(formatField, "is missing; use FORMAT_AVRO or FORMAT_PROTOBUF");
+        }
+        if (source.access() == null || !isHttpUrl(source.access().url())) {
+            throw new InvalidSchemaException(field, "needs the schema registry URL of the connection, as an http(s)"
+                    + " URL; set it on the connection");
+        }
+        RegistryClient client = RegistryClient.shared(source.access());
+        RegistryClient.RegisteredSchema registered;
+        try {
+            registered = client.version(source.subject(), source.version());
+        } catch (RegistryException e) {
+            String target = e.kind() == RegistryException.Kind.UNAUTHORIZED ? secretField(field) : subjectField;
+            String fix = switch (e.kind()) {
+                case NOT_FOUND -> "; register the schema first or correct the subject name";
+                case UNAUTHORIZED -> "";
+                case UNAVAILABLE, BAD_RESPONSE -> "; the subject must resolve when the stream is created, so retry"
+                        + " once the registry is reachable";
+            };
+            throw new InvalidSchemaException(target, e.getMessage() + fix);
+        }
+        if ("JSON".equals(registered.type())) {
+            throw new InvalidSchemaException(subjectField, "subject `" + source.subject() + "` holds a JSON Schema;"
+                    + " JSON is not read through a registry, so declare the schema inline under"
+                    + " schema_config.direct_schemas (json_schema) instead");
+        }
+        String expected = source.format() == RegistryFormat.FORMAT_AVRO ? "AVRO" : "PROTOBUF";
+        if (!expected.equals(registered.type())) {
+            throw new InvalidSchemaException(formatField, "is " + source.format() + " but subject `"
+                    + source.subject() + "` holds a " + registered.type() + " schema; set the format to FORMAT_"
+                    + registered.type() + " or point at the right subject");
+        }
+        if (registered.hasReferences()) {
+            throw new InvalidSchemaException(subjectField, "subject `" + source.subject() + "` version "
+                    + registered.version() + " references other subjects, which is not supported; register a"
+                    + " self-contained schema");
+        }
+        SchemaSource.Registry pinned = new SchemaSource.Registry(source.subject(), source.format(), source.access(),
+                registered.version());
+        return build(pinned, client, registered, subjectField, recordPrefix);
+    }
+
+    private static CompiledSide build(SchemaSource.Registry pinned, RegistryClient client,
+                                      RegistryClient.RegisteredSchema registered, String subjectField,
+                                      String recordPrefix) {
+        RecordNames names = new RecordNames(recordPrefix);
+        Function<String, CompiledSide> rebuild = prefix -> build(pinned, client, registered, subjectField, prefix);
+        // Problems of the registered text are reported on the subject, which is what the user can change.
+        String what = subjectField;
+        if (pinned.format() == RegistryFormat.FORMAT_AVRO) {
+            Schema reader = AvroSchemaCompiler.parse(registered.text(), what);
+            AvroTypeMapper.Mapped mapped = new AvroTypeMapper(what, names).map(reader);
+            return new CompiledSide(pinned, recordPrefix, mapped.type(),
+                    () -> new RegistryAvroDecoder(client, reader, mapped.reader()), rebuild);
+        }
+        FileDescriptor file = ProtoFileParser.parse(registered.text(), what);
+        if (file.getMessageTypes().isEmpty()) {
+            throw new InvalidSchemaException(what, "the registered Protobuf schema declares no message");
+        }
+        Descriptor message = file.getMessageTypes().get(0);
+        ProtoTypeMapper.Mapped mapped = new ProtoTypeMapper(what, names).map(message);
+        return new CompiledSide(pinned, recordPrefix, mapped.type(),
+                () -> new RegistryProtoDecoder(client, message, mapped.converter()), rebuild);
+    }
+
+    private static String secretField(String locatorField) {
+        int dot = locatorField.lastIndexOf('.');
+        return (dot < 0 ? "" : locatorField.substring(0, dot + 1)) + "api_secret_ref";
+    }
+
+    private static boolean isHttpUrl(String url) {
+        if (url == null || url.isBlank()) {
+            return false;
+        }
+        try {
+            URI u = URI.create(url.trim());
+            return ("http".equals(u.getScheme()) || "https".equals(u.getScheme())) && u.getHost() != null;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

@@ -12,6 +12,15 @@ public sealed interface SchemaSource {
 
     record Protobuf(String text, String messageName) implements SchemaSource {}
 
-    /** A subject in a Confluent-compatible schema registry; its latest version defines the column. */
-    record Registry(String subject, RegistryFormat format, RegistryAccess access) implements SchemaSource {}
+    /**
+     * A subject in a Confluent-compatible schema registry. The given version (the latest when null) defines the
+     * column; messages are decoded with the writer schema their framing names and resolved to it.
+     */
+    record Registry(String subject, RegistryFormat format, RegistryAccess access, Integer version)
+            implements SchemaSource {
+        /** The subject's latest version. */
+        public Registry(String subject, RegistryFormat format, RegistryAccess access) {
+            this(subject, format, access, null);
+        }
+    }
 }

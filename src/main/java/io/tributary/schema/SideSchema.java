@@ -19,4 +19,13 @@ public interface SideSchema {
 
     /** A new decoder; decoders are not thread-safe. */
     Decoder newDecoder();
+
+    /**
+     * The source this side was compiled from, with a registry subject pinned to the version that defined the
+     * column: compiling it again gives the same column even after new versions are registered. Empty for sides not
+     * compiled by {@link #compile}.
+     */
+    default java.util.Optional<SchemaSource> pinnedSource() {
+        return java.util.Optional.empty();
+    }
 }

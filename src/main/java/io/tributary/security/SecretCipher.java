@@ -1,5 +1,6 @@
 package io.tributary.security;
 
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The key comes from {@code tributary.secrets-key} (TRIBUTARY_SECRETS_KEY); in local mode it is generated once under
  * the data directory and reused.
  */
+@Startup // a missing or bad key fails the start, not the first secret
 @ApplicationScoped
 public class SecretCipher {
     private static final int NONCE_BYTES = 12;

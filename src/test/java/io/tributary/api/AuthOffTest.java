@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.restassured.RestAssured.given;
 import static io.tributary.testing.Api.unique;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,6 +17,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /** Local mode without tokens or issuer: auth off, every caller is the admin 'local', loopback only, and it says so. */
+@Tag("quarkus")
 @QuarkusTest
 @TestProfile(AuthOffTest.AuthOff.class)
 class AuthOffTest {

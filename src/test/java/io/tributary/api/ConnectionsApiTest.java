@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.CAROL;
@@ -16,6 +18,7 @@ import static org.hamcrest.Matchers.nullValue;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
+@Tag("quarkus")
 @QuarkusTest
 class ConnectionsApiTest {
 

@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** No response body and no log record (message, parameters or exception) ever contains a secret value. */
+@Tag("quarkus")
 @QuarkusTest
 class SecretsNeverLeakTest {
     static final String SECRET = "canary-secret-value-4711";

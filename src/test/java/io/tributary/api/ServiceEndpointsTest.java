@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.restassured.RestAssured.given;
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.as;
@@ -11,6 +13,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
 /** Health, OpenAPI and Swagger UI need no credentials; unknown endpoints answer with the SPEC error body. */
+@Tag("quarkus")
 @QuarkusTest
 class ServiceEndpointsTest {
 

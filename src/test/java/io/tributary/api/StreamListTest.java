@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.as;
@@ -23,6 +25,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+@Tag("quarkus")
 @QuarkusTest
 class StreamListTest {
     static final String STREAMS = "/api/2.0/feature-engineering/streams";

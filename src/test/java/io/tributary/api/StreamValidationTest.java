@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.as;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Every request-only rule of SPEC 2.3: each failure is a 400 whose message starts with the field path. */
+@Tag("quarkus")
 @QuarkusTest
 class StreamValidationTest {
     static final String SUB = "source_config.kafka_stream_config.subscription_mode";

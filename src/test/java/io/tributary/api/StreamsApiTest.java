@@ -1,5 +1,7 @@
 package io.tributary.api;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.CAROL;
@@ -48,6 +50,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Streams end to end against the real broker, database and warehouse. */
+@Tag("quarkus")
 @QuarkusTest
 class StreamsApiTest {
     static final String STREAMS = "/api/2.0/feature-engineering/streams";
@@ -55,6 +58,8 @@ class StreamsApiTest {
 
     @Inject
     Tables tables;
+    @Inject
+    io.tributary.testing.RecordingPipelines pipelines;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
     @ConfigProperty(name = "tributary.warehouse")
@@ -321,6 +326,45 @@ class StreamsApiTest {
                 .body("ingestion_status.partitions.committed_offset", org.hamcrest.Matchers.contains(5, 1));
         as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
         as(ALICE).delete(STREAMS + "/" + assigned).then().statusCode(200);
+    }
+
+    @Test
+    void thePipelineStartsAfterTheTableExistsAndStopsBeforeItIsDeleted() {
+        String name = createdName("piped");
+        String id = as(ALICE).body(valid(name, connection, topic).toString()).post(STREAMS).then().statusCode(200)
+                .extract().path("stream_id");
+        var spec = pipelines.started.stream().filter(s -> s.streamId().equals(id)).findFirst().orElseThrow();
+        assertThat(spec.streamName()).isEqualTo(name);
+        assertThat(tables.exists(spec.tableLocation())).isTrue();
+        assertThat(spec.subscription()).isEqualTo(new io.tributary.ingest.Subscription.Topics(List.of(topic)));
+        as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
+        assertThat(pipelines.stopped).contains(new io.tributary.testing.RecordingPipelines.Stop(id, true));
+        assertThat(tables.exists(spec.tableLocation())).isFalse();
+    }
+
+    @Test
+    void recordsProducedAfterCreateShowUpInTheStatus() throws Exception {
+        String name = createdName("live");
+        String liveTopic = unique("live");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(liveTopic, 2, (short) 1))).all().get();
+        }
+        String created = as(ALICE).body(valid(name, connection, liveTopic).toString()).post(STREAMS).then()
+                .statusCode(200).extract().path("stream_id");
+        try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
+                new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 3; i++) {
+                producer.send(new ProducerRecord<>(liveTopic, 1, "k" + i, "{\"id\": \"live" + i + "\"}")).get();
+            }
+        }
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() ->
+                as(ALICE).get(STREAMS + "/" + name).then().statusCode(200)
+                        .body("stream_id", equalTo(created))
+                        .body("state", equalTo("RUNNING"))
+                        .body("ingestion_status.rows_ingested", equalTo(3))
+                        .body("ingestion_status.partitions.find { it.partition == 1 }.committed_offset",
+                                equalTo(3)));
+        as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
     }
 
     private void assertNothingLeft(String name) {

@@ -52,19 +52,48 @@ final class ContendingWriter implements Callable<Integer> {
     public static void main(String[] args) throws IOException {
         Tables tables = Tables.forWarehouse(args[0], args.length > 6 ? Optional.of(args[6]) : Optional.empty());
         DeltaTable table = tables.open(args[1]);
+        awaitGo(Paths.get(args[5] + ".ready"), Paths.get(System.getProperty("contending.go")));
         int conflicts = new ContendingWriter(table, new PartitionKey(args[2], Integer.parseInt(args[3])),
                 Integer.parseInt(args[4])).call();
         Files.writeString(Paths.get(args[5]), Integer.toString(conflicts));
         System.exit(0);
     }
 
-    /** Starts {@link #main} in a child JVM. */
-    static Process spawn(Path workDir, String name, List<String> args, List<String> jvmOptions) {
+    /** Both processes start committing at the same moment, after their JVMs and engines are warm. */
+    private static void awaitGo(Path ready, Path go) throws IOException {
+        Files.writeString(ready, "ready");
+        while (!Files.exists(go)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+        }
+    }
+
+    /** Waits until every child wrote its ready file, then lets them all go. */
+    static void release(List<Path> results, Path go) throws Exception {
+        long deadline = System.currentTimeMillis() + 120_000;
+        for (Path r : results) {
+            Path ready = Paths.get(r + ".ready");
+            while (!Files.exists(ready)) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new AssertionError("writer process did not get ready: " + ready);
+                }
+                Thread.sleep(50);
+            }
+        }
+        Files.writeString(go, "go");
+    }
+
+    /** Starts {@link #main} in a child JVM; it waits for {@code go} to exist before writing. */
+    static Process spawn(Path workDir, String name, List<String> args, List<String> jvmOptions, Path go) {
         try {
             List<String> cmd = new java.util.ArrayList<>();
             cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
             cmd.add("-Xmx512m");
             cmd.addAll(jvmOptions);
+            cmd.add("-Dcontending.go=" + go);
             cmd.add("-cp");
             cmd.add(System.getProperty("java.class.path"));
             cmd.add(ContendingWriter.class.getName());

@@ -31,6 +31,9 @@ class StartPositionsTest {
 
     @BeforeAll
     static void start() throws Exception {
+        // Quarkus tests in this JVM may have installed Kafka's PLAIN server provider from their own (now discarded)
+        // class loader; JCA keeps the first provider of a name, so drop it and let this broker install its own.
+        java.security.Security.removeProvider("Simple SASL/PLAIN Server Provider");
         kafka = EmbeddedKafka.start(dir, 0, Map.of(
                 "listener.security.protocol.map", "PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT",
                 "sasl.enabled.mechanisms", "PLAIN",

@@ -1,5 +1,7 @@
 package io.tributary.registry;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
@@ -22,6 +24,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
+@Tag("quarkus")
 @QuarkusTest
 class StreamDirectoryTest {
     @Inject

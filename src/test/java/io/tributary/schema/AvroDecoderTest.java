@@ -23,7 +23,7 @@ import org.apache.avro.util.Utf8;
 import org.junit.jupiter.api.Test;
 
 class AvroDecoderTest {
-    private static final String SCHEMA = """
+    static final String SCHEMA = """
         {"type": "record", "name": "Tx", "namespace": "com.example", "fields": [
           {"name": "i", "type": "int"},
           {"name": "l", "type": "long"},
@@ -61,7 +61,7 @@ class AvroDecoderTest {
         return out.toByteArray();
     }
 
-    private static GenericRecord sample(Schema writer, Schema eventBranch) {
+    static GenericRecord sample(Schema writer, Schema eventBranch) {
         Schema s = writer;
         return new GenericRecordBuilder(s)
                 .set("i", -7).set("l", 1L << 40).set("f", 1.5f).set("d", 2.25d).set("b", true)
@@ -162,5 +162,39 @@ class AvroDecoderTest {
     @Test
     void nullBytesAreNull() throws Exception {
         assertThat(avroSide("\"string\"").newDecoder().decode(null)).isNull();
+    }
+
+    @Test
+    void lengthsAndCountsBeyondTheMessageFailWithoutAllocating() {
+        // A 1 GiB length or item count in five bytes.
+        byte[] huge = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x08};
+        for (String schema : List.of("\"bytes\"", "\"string\"", "{\"type\": \"array\", \"items\": \"null\"}",
+                "{\"type\": \"map\", \"values\": \"int\"}", "{\"type\": \"array\", \"items\": \"int\"}")) {
+            Decoder decoder = avroSide(schema).newDecoder();
+            long before = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+            assertThatThrownBy(() -> decoder.decode(huge)).as(schema).isInstanceOf(DecodeException.class);
+            long after = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+            assertThat(after - before).as(schema).isLessThan(100_000_000L);
+        }
+    }
+
+    @Test
+    void blocksWithByteSizesAreReadAndSkipped() throws Exception {
+        // count -2 (zig-zag 3) with a byte size of 2 (zig-zag 4), items 1 and 2, then the end block.
+        byte[] sizedBlock = {0x03, 0x04, 0x02, 0x04, 0x00};
+        assertThat(avroSide("{\"type\": \"array\", \"items\": \"int\"}").newDecoder().decode(sizedBlock))
+                .isEqualTo(List.of(1, 2));
+
+        Schema writer = avro("{\"type\": \"record\", \"name\": \"R\", \"fields\": ["
+                + "{\"name\": \"skipped\", \"type\": {\"type\": \"array\", \"items\": \"int\"}},"
+                + "{\"name\": \"m\", \"type\": {\"type\": \"map\", \"values\": \"string\"}},"
+                + "{\"name\": \"kept\", \"type\": \"string\"}]}");
+        Schema reader = avro("{\"type\": \"record\", \"name\": \"R\", \"fields\": ["
+                + "{\"name\": \"kept\", \"type\": \"string\"}]}");
+        AvroTypeMapper.Mapped mapped = new AvroTypeMapper("f", new RecordNames("r")).map(reader);
+        AvroDecoder decoder = new AvroDecoder(writer, reader, mapped.reader());
+        // skipped: sized block of [1, 2] then a plain block of [3]; m: {"k": "v"}; kept: "yes"
+        byte[] bytes = {0x03, 0x04, 0x02, 0x04, 0x02, 0x06, 0x00, 0x02, 0x02, 'k', 0x02, 'v', 0x00, 0x06, 'y', 'e', 's'};
+        assertThat(decoder.decode(bytes).toString()).isEqualTo("{\"kept\": \"yes\"}");
     }
 }

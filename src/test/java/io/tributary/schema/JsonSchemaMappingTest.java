@@ -171,4 +171,23 @@ class JsonSchemaMappingTest {
                 "{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/missing\"}}}"));
         assertThat(dangling.getMessage()).contains("#/$defs/missing", "does not resolve");
     }
+
+    @Test
+    void anyOfOneSchemaAndNullIsNullable() throws Exception {
+        SideSchema side = json("""
+            {"type": "object", "properties": {
+              "name": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+              "n": {"oneOf": [{"type": "null"}, {"type": "integer"}]},
+              "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+            }}""");
+        assertThat(side.columnSchema()).isEqualTo(avro("""
+            ["null", {"type": "record", "name": "payload_schema", "fields": [
+              {"name": "name", "type": ["null", "string"], "default": null},
+              {"name": "n", "type": ["null", "long"], "default": null},
+              {"name": "either", "type": ["null", "string"], "default": null}]}]"""));
+        Object v = side.newDecoder().decode(TestSchemas.utf8("{\"name\": null, \"n\": 3, \"either\": 4}"));
+        assertThat(v.toString()).isEqualTo("{\"name\": null, \"n\": 3, \"either\": \"4\"}");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> side.newDecoder().decode(
+                TestSchemas.utf8("{\"name\": 5}"))).isInstanceOf(DecodeException.class);
+    }
 }

@@ -138,7 +138,7 @@ class ProtoMappingTest {
     void messageNameMustBeQualifiedWithThePackage() {
         InvalidSchemaException e = rejected(new SchemaSource.Protobuf(EVENT, "Event"));
         assertThat(e.field()).isEqualTo(TestSchemas.SIDE + ".proto_schema.message_name");
-        assertThat(e.getMessage()).contains("com.example", "com.example.Event");
+        assertThat(e.getMessage()).contains("not fully qualified", "`com.example`", "`com.example.Event`");
     }
 
     @Test

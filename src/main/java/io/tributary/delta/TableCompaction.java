@@ -1,0 +1,172 @@
+package io.tributary.delta;
+
+import io.delta.kernel.Operation;
+import io.delta.kernel.Scan;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionCommitResult;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.ConcurrentWriteException;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.SingleAction;
+import io.delta.kernel.statistics.DataFileStatistics;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Rewrites small data files into larger ones without changing any row: one commit removes the small files and adds
+ * the new ones, both with {@code dataChange=false} so streaming readers skip the rewrite. Kernel's public API only
+ * appends, so the add and remove actions are built with Kernel's internal action classes. Kernel's conflict checker
+ * lets concurrent appends through (they touch no removed file) and fails a concurrent rewrite of the same files.
+ */
+final class TableCompaction {
+    private static final Logger LOG = Logger.getLogger(TableCompaction.class.getName());
+
+    private final KernelTables tables;
+    private final String path;
+
+    TableCompaction(KernelTables tables, String path) {
+        this.tables = tables;
+        this.path = path;
+    }
+
+    Optional<Long> run(long targetFileBytes) {
+        Engine engine = tables.engine();
+        Snapshot snapshot = tables.latest(path);
+        List<List<Row>> bins = bins(smallFiles(snapshot, engine, targetFileBytes), targetFileBytes);
+        if (bins.isEmpty()) {
+            return Optional.empty();
+        }
+        StructType schema = snapshot.getSchema();
+        Schema avro = AvroRows.schema(schema);
+        List<DataFile> written = new ArrayList<>();
+        List<Row> actions = new ArrayList<>();
+        URI root = URI.create(path.endsWith("/") ? path : path + "/");
+        long now = System.currentTimeMillis();
+        for (List<Row> bin : bins) {
+            Set<String> paths = new HashSet<>();
+            for (Row add : bin) {
+                paths.add(add.getString(0));
+                actions.add(SingleAction.createRemoveFileSingleAction(new AddFile(add).toRemoveFileRow(false, Optional.of(now))));
+            }
+            DataFile file;
+            try (TableReader rows = new TableReader(engine, snapshot, paths::contains)) {
+                Iterator<GenericRecord> records = new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return rows.hasNext();
+                    }
+
+                    @Override
+                    public GenericRecord next() {
+                        return AvroRows.record(rows.next(), avro);
+                    }
+                };
+                file = tables.dataFiles().write(path, avro, schema, () -> records);
+            }
+            written.add(file);
+            DataFileStatus status = new DataFileStatus(path + "/" + file.path(), file.sizeBytes(), now,
+                    DataFileStatistics.deserializeFromJson(file.statsJson(), schema));
+            AddFile add = AddFile.convertDataFileStatus(schema, root, status, Collections.emptyMap(), false,
+                    Collections.emptyMap(), Optional.empty(), Optional.empty(), Optional.empty());
+            actions.add(SingleAction.createAddFileSingleAction(add.toRow()));
+        }
+        try {
+            Transaction txn = snapshot.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
+            TransactionCommitResult result = txn.commit(engine, CloseableIterable.inMemoryIterable(iterator(actions)));
+            tables.runHooks(result);
+            return Optional.of(result.getVersion());
+        } catch (ConcurrentWriteException e) {
+            // Another compaction removed some of these files first; ours would duplicate rows. Drop our files.
+            for (DataFile f : written) {
+                try {
+                    tables.storage().delete(path + "/" + f.path());
+                } catch (IOException cleanup) {
+                    LOG.log(Level.FINE, "could not remove unused compaction output " + f.path(), cleanup);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** The add actions of files below half the target without deletion vectors. */
+    private static List<Row> smallFiles(Snapshot snapshot, Engine engine, long targetFileBytes) {
+        List<Row> small = new ArrayList<>();
+        Scan scan = snapshot.getScanBuilder().build();
+        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
+            while (batches.hasNext()) {
+                try (CloseableIterator<Row> rows = batches.next().getRows()) {
+                    while (rows.hasNext()) {
+                        Row add = rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+                        AddFile file = new AddFile(add);
+                        if (file.getSize() < targetFileBytes / 2 && file.getDeletionVector().isEmpty()
+                                && file.getPartitionValues().getSize() == 0) {
+                            small.add(add);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("listing the files of " + snapshot.getPath() + " failed", e);
+        }
+        return small;
+    }
+
+    /** Groups files into bins of up to the target size; a bin of one file would rewrite it for nothing. */
+    private static List<List<Row>> bins(List<Row> files, long targetFileBytes) {
+        List<List<Row>> bins = new ArrayList<>();
+        List<Row> current = new ArrayList<>();
+        long size = 0;
+        for (Row f : files) {
+            long s = f.getLong(2);
+            if (!current.isEmpty() && size + s > targetFileBytes) {
+                bins.add(current);
+                current = new ArrayList<>();
+                size = 0;
+            }
+            current.add(f);
+            size += s;
+        }
+        bins.add(current);
+        bins.removeIf(b -> b.size() < 2);
+        return bins;
+    }
+
+    private static <T> CloseableIterator<T> iterator(List<T> list) {
+        Iterator<T> it = list.iterator();
+        return new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public T next() {
+                return it.next();
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+}
