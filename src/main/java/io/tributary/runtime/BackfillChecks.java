@@ -1,8 +1,5 @@
 package io.tributary.runtime;
 
-import io.quarkus.runtime.StartupEvent;
-import io.quarkus.scheduler.Scheduled;
-import io.quarkus.scheduler.Scheduler;
 import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.backfill.Backfill;
 import io.tributary.backfill.BackfillJob;
@@ -11,25 +8,25 @@ import io.tributary.backfill.BackfillState;
 import io.tributary.backfill.BackfillStatus;
 import io.tributary.delta.Tables;
 import io.tributary.registry.BackfillTargets;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
- * The all-in-one server's backfill schedule (SPEC 5): every {@code check-interval}, the overlap check for each stream
- * whose backfill is not COMPLETED, and the merge when it is due, with the status kept in the registry. The merge's
- * state lives in the ingestion table's log, so a server stopped mid-merge simply merges again at the next check.
+ * One round of backfill checks (SPEC 5): the overlap check for each stream whose backfill is not COMPLETED, the
+ * merge when it is due, the status kept in the registry. The server's schedule and the backfill Lambda both run it;
+ * the merge's state lives in the ingestion table's log, so a round cut short simply merges again next time. Call
+ * from a worker thread, never from an event loop.
  */
 @ApplicationScoped
-public class BackfillSchedule {
-    private static final Logger LOG = Logger.getLogger(BackfillSchedule.class);
-    static final String JOB = "tributary-backfill";
+public class BackfillChecks {
+    private static final Logger LOG = Logger.getLogger(BackfillChecks.class);
 
-    @Inject
-    Scheduler scheduler;
     @Inject
     BackfillTargets targets;
     @Inject
@@ -39,45 +36,42 @@ public class BackfillSchedule {
 
     private Backfill backfill;
 
-    /**
-     * Scheduled programmatically because {@code @Scheduled(every)} does not take SPEC 6's durations such as 500ms;
-     * the interval is handed over as ISO-8601, which it does take.
-     */
-    void start(@Observes StartupEvent event) {
+    @PostConstruct
+    void init() {
         backfill = new Backfill(tables, BackfillSettings.of(config.minOverlap(), config.maxWait()), Clock.systemUTC());
-        scheduler.newJob(JOB)
-                .setInterval(config.checkInterval().toString())
-                .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
-                .setTask(execution -> checkAll())
-                .schedule();
-        LOG.infof("backfill checks every %s (min-overlap %s, max-wait %s)", config.checkInterval(), config.minOverlap(),
-                config.maxWait());
     }
 
-    void checkAll() {
+    /** @return how many streams ended the round in each state; a stream whose check threw counts as FAILED */
+    public Map<BackfillState, Integer> checkAll() {
+        Map<BackfillState, Integer> outcome = new EnumMap<>(BackfillState.class);
         List<BackfillTargets.Target> pending;
         try {
             pending = VertxContextSupport.subscribeAndAwait(() -> targets.pending());
         } catch (Throwable e) {
             LOG.warn("cannot list the pending backfills; retrying at the next check", e);
-            return;
+            outcome.merge(BackfillState.FAILED, 1, Integer::sum);
+            return outcome;
         }
         for (BackfillTargets.Target target : pending) {
+            BackfillState state;
             try {
-                check(target);
+                state = check(target);
             } catch (Throwable e) {
                 LOG.warnf(e, "backfill of stream %s failed; retrying at the next check", target.streamName());
+                state = BackfillState.FAILED;
             }
+            outcome.merge(state, 1, Integer::sum);
         }
+        return outcome;
     }
 
-    private void check(BackfillTargets.Target target) throws Throwable {
+    private BackfillState check(BackfillTargets.Target target) throws Throwable {
         BackfillJob job = new BackfillJob(target.ingestionLocation(), target.sourceLocation(),
                 target.deduplicationColumns(), target.createdAt());
         BackfillStatus status = backfill.check(job);
         if (status.state() == BackfillState.MERGING) {
             if (!save(target, status)) {
-                return;
+                return status.state();
             }
             status = backfill.merge(job, status);
         }
@@ -87,6 +81,7 @@ public class BackfillSchedule {
             LOG.infof("backfill of stream %s completed: %d rows merged", target.streamName(), status.rowsMerged());
         }
         save(target, status);
+        return status.state();
     }
 
     private boolean save(BackfillTargets.Target target, BackfillStatus s) throws Throwable {
