@@ -74,7 +74,8 @@ class RegistryStreamsApiTest {
         ConfluentWire.register(registry.url(), "rtx-value", "AVRO", AVRO_V2);
         ConfluentWire.register(registry.url(), "ex.Tx", "AVRO", AVRO);
         ConfluentWire.register(registry.url(), "rtx-ex.Key", "PROTOBUF", PROTO);
-        ConfluentWire.register(registry.url(), "json-value", "JSON", "{\"type\":\"object\"}");
+        ConfluentWire.register(registry.url(), "json-value", "JSON", "{\"$schema\": \"http://json-schema.org/draft-07/schema#\","
+                + " \"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}}}");
     }
 
     @AfterAll

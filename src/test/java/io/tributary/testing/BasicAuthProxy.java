@@ -23,9 +23,10 @@ public final class BasicAuthProxy implements AutoCloseable {
     private final String expected;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    /** @param upstreamBase the registry's base URL; the proxy serves the same paths below {@link #url()} */
-    public BasicAuthProxy(String upstreamBase, String user, String password) throws IOException {
-        this.upstream = upstreamBase;
+    /** @param upstreamUrl any URL of the registry; the proxy serves the same paths on its own origin, {@link #url()} */
+    public BasicAuthProxy(String upstreamUrl, String user, String password) throws IOException {
+        URI u = URI.create(upstreamUrl);
+        this.upstream = u.getScheme() + "://" + u.getHost() + ":" + u.getPort();
         this.expected = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
                 .getBytes(StandardCharsets.UTF_8));
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
