@@ -1,5 +1,6 @@
 package io.tributary.registry;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.tributary.security.AccessPolicy;
@@ -21,7 +22,7 @@ public class SecretService {
     @Inject
     SecretCipher cipher;
 
-    public record SecretKeyInfo(String key, long lastUpdatedTimestamp) {}
+    public record SecretKeyInfo(String key, @JsonProperty("last_updated_timestamp") long lastUpdatedTimestamp) {}
 
     public Uni<Void> createScope(Principal caller, Requests.CreateScope request) {
         String scope = Names.onePart("scope", request.scope());

@@ -45,6 +45,7 @@ final class StreamPipeline {
     private static final Logger LOG = Logger.getLogger(StreamPipeline.class);
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(15);
     private static final long MAX_BACKOFF_MS = 30_000;
+    private static final Duration STALL_AFTER = Duration.ofSeconds(30);
 
     private final PipelineSpec spec;
     private final PipelineSettings settings;
@@ -169,6 +170,8 @@ final class StreamPipeline {
         private final MicroBatch.Builder batch = MicroBatch.builder();
         private long batchOpenedNanos;
         private Future<?> inflight;
+        private long inflightSinceNanos;
+        private boolean reportedStall;
         private MicroBatch waiting;
         private long nextProbeNanos;
         private long nextRefreshNanos;
@@ -232,6 +235,8 @@ final class StreamPipeline {
         }
 
         private void submit(MicroBatch closed) {
+            inflightSinceNanos = System.nanoTime();
+            reportedStall = false;
             inflight = writer.submit(() -> {
                 ingester.ingest(closed).ifPresent(result -> {
                     status.committed(result);
@@ -278,8 +283,18 @@ final class StreamPipeline {
             }
         }
 
-        /** Probes Kafka (end offsets, which also give the lag) and discovers assigned partitions added later. */
+        /**
+         * Probes Kafka (end offsets, which also give the lag), discovers assigned partitions added later, and reports a
+         * write that storage keeps retrying: the table's own retries can outlast a short outage, but the stream's state
+         * should say so meanwhile. The next commit sets it RUNNING again.
+         */
         private void maintain(long now) {
+            if (!reportedStall && writerBusy() && now - inflightSinceNanos > stallNanos()) {
+                reportedStall = true;
+                status.failed("writing the ingestion table has not completed for "
+                        + (now - inflightSinceNanos) / 1_000_000_000L + " s (storage unreachable or very slow); "
+                        + "still retrying");
+            }
             if (now >= nextProbeNanos) {
                 nextProbeNanos = now + Math.max(settings.triggerInterval().toNanos(), 1_000_000_000L);
                 Set<TopicPartition> assigned = consumer.assignment();
@@ -296,6 +311,10 @@ final class StreamPipeline {
             if (spec.subscription() instanceof Subscription.Assign && now >= nextRefreshNanos) {
                 refreshAssignment();
             }
+        }
+
+        private long stallNanos() {
+            return Math.max(STALL_AFTER.toNanos(), 10 * settings.triggerInterval().toNanos());
         }
 
         private void refreshAssignment() {

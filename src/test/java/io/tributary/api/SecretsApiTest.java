@@ -12,6 +12,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ class SecretsApiTest {
                 .post("/api/2.0/secrets/put").then().statusCode(200);
         as(ALICE).queryParam("scope", scope).get("/api/2.0/secrets/list").then().statusCode(200)
                 .body("secrets", hasSize(1)).body("secrets[0].key", equalTo("pw"))
+                .body("secrets[0].last_updated_timestamp", notNullValue())
                 .body(not(containsString("s3cr3t-value")));
         as(ALICE).body("{\"scope\": \"" + scope + "\", \"key\": \"pw\"}").post("/api/2.0/secrets/delete")
                 .then().statusCode(200);

@@ -126,7 +126,9 @@ public final class IngestBench {
         double ingest = records / seconds;
         System.out.printf("tributary catch-up (poll, decode JSON, write Parquet, commit): %,d records in %.2f s = "
                 + "%,.0f records/s%n", records, seconds, ingest);
-        System.out.printf("ratio tributary / plain consumer: %.2f%n", ingest / plain);
+        System.out.printf("ratio tributary / plain consumer: %.2f (machine load average %.1f on %d cores)%n",
+                ingest / plain, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                Runtime.getRuntime().availableProcessors());
         System.out.printf("peak heap during catch-up: %d MB (max heap %d MB)%n", peakHeap() >> 20,
                 Runtime.getRuntime().maxMemory() >> 20);
 
@@ -202,7 +204,7 @@ public final class IngestBench {
             long count = timer.count();
             double max = timer.max(TimeUnit.MILLISECONDS);
             pipeline.stop();
-            System.out.printf("freshness at 5,000 records/s (produce to committed, %d records):%s, max=%.0f ms%n",
+            System.out.printf("freshness at 5,000 records/s (produce to committed, %d sampled records):%s, max=%.0f ms%n",
                     count, out, max);
         }
     }

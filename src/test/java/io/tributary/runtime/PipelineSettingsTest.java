@@ -25,4 +25,14 @@ class PipelineSettingsTest {
         assertThat(settings.pollTimeout(3, 0, SECOND / 4)).isEqualTo(Duration.ofMillis(750));
         assertThat(settings.pollTimeout(3, 0, 2 * SECOND)).isEqualTo(Duration.ZERO);
     }
+
+    @Test
+    void nonPositiveSettingsAreRefusedByName() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> new PipelineSettings(Duration.ZERO, 1, 1, Duration.ofSeconds(1)))
+                .hasMessageContaining("tributary.ingest.trigger-interval");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> new PipelineSettings(Duration.ofSeconds(1), 0, 1, Duration.ofSeconds(1)))
+                .hasMessageContaining("tributary.ingest.max-batch-records");
+    }
 }

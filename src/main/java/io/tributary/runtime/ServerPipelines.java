@@ -1,0 +1,104 @@
+package io.tributary.runtime;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.tributary.delta.Tables;
+import io.tributary.ingest.IngestionStatus;
+import io.tributary.ingest.IngestionStatusSource;
+import io.tributary.ingest.PipelineControl;
+import io.tributary.ingest.PipelineSpec;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.jboss.logging.Logger;
+
+/**
+ * The all-in-one server's pipelines: one consumer per stream in this process. The server that handles an API call
+ * acts here synchronously and tells the other servers through the lifecycle channel.
+ */
+@ApplicationScoped
+public class ServerPipelines implements PipelineControl, IngestionStatusSource {
+
+    private static final Logger LOG = Logger.getLogger(ServerPipelines.class);
+
+    private final ConcurrentMap<String, StreamPipeline> pipelines = new ConcurrentHashMap<>();
+    /** When each stream was last stopped here, so a start announced before that cannot bring it back. */
+    private final ConcurrentMap<String, Long> stoppedAt = new ConcurrentHashMap<>();
+    private final PipelineSettings settings;
+    private final IngesterFactory ingesters;
+    private final MeterRegistry registry;
+    private final LifecycleEmitter lifecycle;
+
+    @Inject
+    ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle) {
+        this.settings = PipelineSettings.of(config);
+        this.ingesters = new TableIngesters(tables);
+        this.registry = registry;
+        this.lifecycle = lifecycle;
+    }
+
+    @Override
+    public void start(PipelineSpec spec) {
+        startHere(spec);
+        lifecycle.emit(spec.streamId(), LifecycleEvent.Action.STARTED);
+    }
+
+    @Override
+    public void stop(String streamId) {
+        stopHere(streamId);
+        lifecycle.emit(streamId, LifecycleEvent.Action.STOPPED);
+    }
+
+    @Override
+    public Optional<IngestionStatus> status(String streamId) {
+        StreamPipeline pipeline = pipelines.get(streamId);
+        return pipeline == null ? Optional.empty() : Optional.of(pipeline.status());
+    }
+
+    /** Starts the stream's pipeline in this process unless it already runs here. */
+    void startHere(PipelineSpec spec) {
+        pipelines.computeIfAbsent(spec.streamId(), id -> {
+            PipelineStatus status = new PipelineStatus();
+            StreamPipeline pipeline = new StreamPipeline(spec, settings, ingesters, status,
+                    new PipelineMetrics(registry, spec.streamName(), status));
+            pipeline.start();
+            LOG.infof("started ingesting %s into %s", spec.streamName(), spec.tableLocation());
+            return pipeline;
+        });
+    }
+
+    /**
+     * Starts a stream another server announced at {@code announcedAtMs}, unless it was stopped here since: a delete
+     * stops the pipeline before it removes the table, and a late start must not revive it in between.
+     */
+    void startAnnounced(PipelineSpec spec, long announcedAtMs) {
+        Long stopped = stoppedAt.get(spec.streamId());
+        if (stopped != null && announcedAtMs <= stopped) {
+            return;
+        }
+        startHere(spec);
+    }
+
+    void stopHere(String streamId) {
+        stoppedAt.put(streamId, System.currentTimeMillis());
+        StreamPipeline pipeline = pipelines.remove(streamId);
+        if (pipeline != null) {
+            pipeline.stop();
+            LOG.infof("stopped ingesting %s", pipeline.spec().streamName());
+        }
+    }
+
+    boolean runsHere(String streamId) {
+        return pipelines.containsKey(streamId);
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) {
+        for (String id : new ArrayList<>(pipelines.keySet())) {
+            stopHere(id);
+        }
+    }
+}

@@ -1,0 +1,49 @@
+variable "name" {
+  description = "Name of the HTTP API."
+  type        = string
+}
+
+variable "function_name" {
+  description = "Name of the function behind the API (stream-api)."
+  type        = string
+}
+
+variable "function_invoke_arn" {
+  description = "Invoke ARN of the function behind the API."
+  type        = string
+}
+
+variable "route_keys" {
+  description = "Routes sent to the function, e.g. \"ANY /api/{proxy+}\" (function.trigger.routes)."
+  type        = list(string)
+
+  validation {
+    condition     = length(var.route_keys) > 0 && alltrue([for r in var.route_keys : can(regex("^(ANY|GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /", r))])
+    error_message = "route_keys must be non-empty and each '<METHOD> /path', e.g. 'ANY /api/{proxy+}'."
+  }
+}
+
+variable "jwt_issuer" {
+  description = "Issuer URL of the JWTs the authorizer accepts."
+  type        = string
+}
+
+variable "jwt_audience" {
+  description = "Audiences the authorizer accepts."
+  type        = list(string)
+}
+
+variable "log_retention_days" {
+  description = "Days CloudWatch keeps the access logs."
+  type        = number
+}
+
+variable "throttling_burst_limit" {
+  description = "Burst limit of the stage's default route settings."
+  type        = number
+}
+
+variable "throttling_rate_limit" {
+  description = "Steady requests per second of the stage's default route settings."
+  type        = number
+}
