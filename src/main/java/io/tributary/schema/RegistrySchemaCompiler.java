@@ -44,7 +44,11 @@ final class RegistrySchemaCompiler {
                 case UNAVAILABLE, BAD_RESPONSE -> "; the subject must resolve when the stream is created, so retry"
                         + " once the registry is reachable";
             };
-            throw new InvalidSchemaException(target, e.getMessage() + fix);
+            // A pipeline compiling at (re)start must retry rather than report a bad schema: the cause says so.
+            throw e.kind() == RegistryException.Kind.UNAVAILABLE
+                    ? new InvalidSchemaException(target, e.getMessage() + fix,
+                            new SchemaRegistryUnavailableException(e.getMessage()))
+                    : new InvalidSchemaException(target, e.getMessage() + fix);
         }
         if ("JSON".equals(registered.type())) {
             throw new InvalidSchemaException(subjectField, "subject `" + source.subject() + "` holds a JSON Schema;"
