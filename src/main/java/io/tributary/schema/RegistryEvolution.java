@@ -21,11 +21,12 @@ final class RegistryEvolution {
     private final SchemaSource.Registry source;
     private final String messageName;
     private final Builder builder;
-    private final Set<Integer> checked;
+    /** Writer ids (for Protobuf with the message indexes) already checked. */
+    private final Set<String> checked;
     private CompiledSide side;
 
     RegistryEvolution(RegistryClient client, SchemaSource.Registry source, String messageName, Builder builder,
-                      Set<Integer> checked) {
+                      Set<String> checked) {
         this.client = client;
         this.source = source;
         this.messageName = messageName;
@@ -33,9 +34,8 @@ final class RegistryEvolution {
         this.checked = checked;
     }
 
-    void attach(CompiledSide side, int ownId) {
+    void attach(CompiledSide side) {
         this.side = side;
-        checked.add(ownId);
     }
 
     /** @throws SchemaRegistryUnavailableException when the writer schema cannot be fetched */
@@ -43,37 +43,35 @@ final class RegistryEvolution {
         if (message == null || message.length < ConfluentFraming.HEADER || message[0] != 0) {
             return Optional.empty();
         }
-        int id;
-        String written;
+        String key = null;
         try {
             if (source.format() == RegistryFormat.FORMAT_PROTOBUF) {
                 ConfluentFraming.ProtoFrame frame = ConfluentFraming.protobuf(message);
-                id = frame.schemaId();
-                if (checked.contains(id)) {
+                key = frame.schemaId() + java.util.Arrays.toString(frame.indexes());
+                if (!checked.add(key)) {
                     return Optional.empty();
                 }
-                RegistryClient.RegisteredSchema writer = RegistrySchemas.fetch(client, id);
-                written = "PROTOBUF".equals(writer.type()) ? ProtoFileParser.messageNameAt(writer.text(),
-                        frame.indexes()) : null;
-                return widenTo(id, writer, written);
+                RegistryClient.RegisteredSchema writer = RegistrySchemas.fetch(client, frame.schemaId());
+                return widenTo(writer, "PROTOBUF".equals(writer.type())
+                        ? ProtoFileParser.messageNameAt(writer.text(), frame.indexes()) : null);
             }
-            id = ConfluentFraming.schemaId(message);
-            if (checked.contains(id)) {
+            int id = ConfluentFraming.schemaId(message);
+            key = String.valueOf(id);
+            if (!checked.add(key)) {
                 return Optional.empty();
             }
-            RegistryClient.RegisteredSchema writer = RegistrySchemas.fetch(client, id);
-            return widenTo(id, writer, null);
+            return widenTo(RegistrySchemas.fetch(client, id), null);
+        } catch (SchemaRegistryUnavailableException e) {
+            // Not checked after all: ask again once the registry answers.
+            checked.remove(key);
+            throw e;
         } catch (DecodeException | RuntimeException e) {
-            if (e instanceof SchemaRegistryUnavailableException unavailable) {
-                throw unavailable;
-            }
             // An unknown id or unreadable writer schema: the decoder reports the message as a decode failure.
             return Optional.empty();
         }
     }
 
-    private Optional<CompiledSide> widenTo(int id, RegistryClient.RegisteredSchema writer, String written) {
-        checked.add(id);
+    private Optional<CompiledSide> widenTo(RegistryClient.RegisteredSchema writer, String written) {
         boolean sameType = source.format() == RegistryFormat.FORMAT_AVRO ? "AVRO".equals(writer.type())
                 : messageName.equals(written);
         if (!sameType || writer.hasReferences()) {

@@ -83,7 +83,7 @@ final class RegistrySchemaCompiler {
      */
     private static CompiledSide build(SchemaSource.Registry pinned, RegistryClient client,
                                       RegistryClient.RegisteredSchema registered, String messageName,
-                                      String subjectField, String recordPrefix, Set<Integer> checked) {
+                                      String subjectField, String recordPrefix, Set<String> checked) {
         RecordNames names = new RecordNames(recordPrefix);
         Function<String, CompiledSide> rebuild = prefix -> build(pinned, client, registered, messageName,
                 subjectField, prefix, checked);
@@ -116,7 +116,7 @@ final class RegistrySchemaCompiler {
                     () -> new RegistryProtoDecoder(client, message, mapped.converter()), rebuild, evolution,
                     registered.version());
         }
-        evolution.attach(side, registered.id());
+        evolution.attach(side);
         return side;
     }
 
