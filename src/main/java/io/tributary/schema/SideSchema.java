@@ -22,8 +22,8 @@ public interface SideSchema {
 
     /**
      * The source this side was compiled from, with a registry subject pinned to the version that defined the
-     * column: compiling it again gives the same column even after new versions are registered. Empty for sides not
-     * compiled by {@link #compile}.
+     * column: compiling it again gives the same column even after new versions are registered. A side returned by
+     * {@link #widenedFor} keeps the source of the side it widened. Empty for sides not compiled by {@link #compile}.
      */
     default java.util.Optional<SchemaSource> pinnedSource() {
         return java.util.Optional.empty();
