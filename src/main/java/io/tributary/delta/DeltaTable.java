@@ -47,5 +47,26 @@ public interface DeltaTable {
      */
     Optional<Long> compact(long targetFileBytes);
 
+    /** The Avro row schema of the table's current Delta schema: rows of it are accepted by {@link #writeDataFile}. */
+    org.apache.avro.Schema rowSchema();
+
+    /** The configuration of a domain metadata entry in the latest snapshot, if the domain is set. */
+    Optional<String> domainMetadata(String domain);
+
+    /**
+     * The rows of the data files live now that were not live at {@code version}: what other writers appended since.
+     * {@link TableRows#version()} is the version read.
+     */
+    TableRows rowsAddedSince(long version);
+
+    /**
+     * Commits the files and the domain metadata in one Delta commit only if no other commit landed after
+     * {@code basedOn}: for a writer that filtered its rows against that version. Position domains keep their values.
+     *
+     * @return the committed version ({@code basedOn + 1})
+     * @throws TableChangedException when the table moved past {@code basedOn}; nothing was committed
+     */
+    long commitExclusive(long basedOn, List<DataFile> files, Map<String, String> domainMetadata);
+
     record Status(long version, Optional<Instant> lastCommitAt, long numRecords) {}
 }

@@ -223,6 +223,27 @@ final class KernelDeltaTable implements DeltaTable {
         return new TableCompaction(tables, path).run(targetFileBytes);
     }
 
+    @Override
+    public Schema rowSchema() {
+        return AvroRowSchema.of(tables.latest(path).getSchema());
+    }
+
+    @Override
+    public Optional<String> domainMetadata(String domain) {
+        return tables.latest(path).getDomainMetadata(domain);
+    }
+
+    @Override
+    public TableRows rowsAddedSince(long version) {
+        java.util.Set<String> before = TableReader.logPaths(tables.engine(), tables.at(path, version));
+        return new TableReader(tables.engine(), tables.latest(path), p -> !before.contains(p), null);
+    }
+
+    @Override
+    public long commitExclusive(long basedOn, List<DataFile> files, Map<String, String> domainMetadata) {
+        return ExclusiveCommit.commit(tables, path, basedOn, files, domainMetadata);
+    }
+
     private static <T> CloseableIterator<T> iterator(List<T> list) {
         Iterator<T> it = list.iterator();
         return new CloseableIterator<>() {

@@ -125,12 +125,30 @@ final class KernelTables implements Tables {
         return new TableReader(engine, latest(qualify(location)));
     }
 
+    @Override
+    public TableRows read(String location, java.util.Set<String> columns) {
+        return new TableReader(engine, latest(qualify(location)), path -> true, columns);
+    }
+
     Snapshot latest(String path) {
         try {
             return TableManager.loadSnapshot(path).build(engine);
         } catch (TableNotFoundException e) {
             throw new NoSuchTableException(path);
         }
+    }
+
+    Snapshot at(String path, long version) {
+        try {
+            return TableManager.loadSnapshot(path).atVersion(version).build(engine);
+        } catch (TableNotFoundException e) {
+            throw new NoSuchTableException(path);
+        }
+    }
+
+    @Override
+    public List<DataFileSummary> dataFiles(String location) {
+        return DataFileSummaries.of(engine, latest(qualify(location)));
     }
 
     Engine engine() {

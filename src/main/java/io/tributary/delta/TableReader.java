@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Reads a snapshot through Kernel's scan: Kernel resolves checkpoints, column mapping and partition values, and its
@@ -57,22 +58,40 @@ final class TableReader implements TableRows {
     private final Row scanState;
     private final StructType physicalSchema;
     private final CloseableIterator<FilteredColumnarBatch> scanFiles;
+    private final Predicate<String> fileFilter;
     private CloseableIterator<Row> scanFileRows;
     private CloseableIterator<FilteredColumnarBatch> data;
     private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
 
-    private final java.util.function.Predicate<String> fileFilter;
-
     TableReader(Engine engine, Snapshot snapshot) {
-        this(engine, snapshot, path -> true);
+        this(engine, snapshot, path -> true, null);
     }
 
     /** Reads only the data files whose path as the log records it passes {@code fileFilter}. */
-    TableReader(Engine engine, Snapshot snapshot, java.util.function.Predicate<String> fileFilter) {
+    TableReader(Engine engine, Snapshot snapshot, Predicate<String> fileFilter) {
+        this(engine, snapshot, fileFilter, null);
+    }
+
+    /**
+     * Reads only the live files whose path as the log records it (see {@link #logPaths}) passes {@code fileFilter},
+     * and of them only the top-level {@code columns} (all when null): Parquet is columnar, so columns not asked for
+     * are never decoded.
+     */
+    TableReader(Engine engine, Snapshot snapshot, Predicate<String> fileFilter, java.util.Set<String> columns) {
         this.engine = engine;
         this.fileFilter = fileFilter;
         this.version = snapshot.getVersion();
-        Scan scan = snapshot.getScanBuilder().build();
+        io.delta.kernel.ScanBuilder builder = snapshot.getScanBuilder();
+        if (columns != null) {
+            List<StructField> kept = new ArrayList<>();
+            for (StructField f : snapshot.getSchema().fields()) {
+                if (columns.contains(f.getName())) {
+                    kept.add(f);
+                }
+            }
+            builder = builder.withReadSchema(new StructType(kept));
+        }
+        Scan scan = builder.build();
         this.scanState = scan.getScanState(engine);
         this.physicalSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
         this.scanFiles = scan.getScanFiles(engine);
@@ -120,6 +139,23 @@ final class TableReader implements TableRows {
             throw new NoSuchElementException();
         }
         return pending.removeFirst();
+    }
+
+    /** The paths of a snapshot's live data files as its log records them: the keys {@code fileFilter} sees. */
+    static java.util.Set<String> logPaths(Engine engine, Snapshot snapshot) {
+        java.util.Set<String> paths = new java.util.HashSet<>();
+        try (CloseableIterator<FilteredColumnarBatch> batches = snapshot.getScanBuilder().build().getScanFiles(engine)) {
+            while (batches.hasNext()) {
+                try (CloseableIterator<Row> rows = batches.next().getRows()) {
+                    while (rows.hasNext()) {
+                        paths.add(rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL).getString(0));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return paths;
     }
 
     private void openFile(Row scanFile) throws IOException {

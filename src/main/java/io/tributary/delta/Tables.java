@@ -50,4 +50,10 @@ public interface Tables {
      * @throws NoSuchTableException when there is no Delta log at the location
      */
     TableRows read(String location);
+
+    /** Like {@link #read(String)}, reading only the named top-level columns (rows hold just those). */
+    TableRows read(String location, java.util.Set<String> columns);
+
+    /** The live data files of the table's latest snapshot with their statistics. Works for any Delta table. */
+    List<DataFileSummary> dataFiles(String location);
 }

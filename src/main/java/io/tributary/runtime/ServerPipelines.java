@@ -56,7 +56,14 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     @Override
     public Optional<IngestionStatus> status(String streamId) {
         StreamPipeline pipeline = pipelines.get(streamId);
-        return pipeline == null ? Optional.empty() : Optional.of(pipeline.status());
+        if (pipeline == null) {
+            return Optional.empty();
+        }
+        IngestionStatus status = pipeline.status();
+        // Until the pipeline has opened its table it knows nothing the table's own log does not tell better; the
+        // API then reads the log (a failure to open is known, and reported as FAILED).
+        boolean opened = status.tableVersion() >= 0 || status.state() == IngestionStatus.State.FAILED;
+        return opened ? Optional.of(status) : Optional.empty();
     }
 
     /** Starts the stream's pipeline in this process unless it already runs here. */

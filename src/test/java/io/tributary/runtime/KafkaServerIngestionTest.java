@@ -1,5 +1,7 @@
 package io.tributary.runtime;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
@@ -24,6 +26,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /** The all-in-one server: a stream created through the API is ingested, reported, exported, followed and stopped. */
+@Tag("quarkus")
 @QuarkusTest
 class KafkaServerIngestionTest {
     static final String STREAMS = "/api/2.0/feature-engineering/streams";

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /** Topics, producing and reading tables back, for the ingestion tests. */
@@ -46,8 +47,31 @@ public final class KafkaTestSupport implements AutoCloseable {
         }
     }
 
-    /** The end offset of every partition of the topics: where a stream created now starts. */
+    /**
+     * The end offset of every partition of the topics: where a stream created now starts. A topic created a moment ago
+     * may not be served yet by its leader, so this retries for a while.
+     */
     public Map<PartitionKey, Long> endOffsets(String... topics) {
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (true) {
+            try {
+                return endOffsetsOnce(topics);
+            } catch (IllegalStateException e) {
+                if (System.currentTimeMillis() > deadline
+                        || !(e.getCause() instanceof ExecutionException ee && ee.getCause() instanceof RetriableException)) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private Map<PartitionKey, Long> endOffsetsOnce(String... topics) {
         try {
             Map<TopicPartition, OffsetSpec> query = new HashMap<>();
             for (var d : admin.describeTopics(List.of(topics)).allTopicNames().get().values()) {

@@ -1,0 +1,61 @@
+package io.tributary.backfill;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableChangedException;
+import io.tributary.delta.TableRows;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Commits a merge round's files and its completion marker as one Delta commit that lands only on the version the
+ * round was checked against. When stream commits landed in between, their rows' keys are compared with the round's:
+ * no overlap means the files are still right and the commit is retried on the newer version; an overlap means a
+ * key the stream delivered first would be inserted again, so the round must be redone.
+ */
+final class MergeCommit {
+    /** Each catch-up reads only what the stream appended meanwhile, so it is short; a live stream still wins races. */
+    static final int MAX_ATTEMPTS = 50;
+
+    enum Result { COMMITTED, ALREADY_MERGED, REDO }
+
+    private MergeCommit() {}
+
+    static Result commit(DeltaTable ingestion, MergeRound round, DedupKeys keys, CompletionMarker marker, MergeHooks hooks) {
+        long basedOn = round.basedOn();
+        long[] h = new long[2];
+        for (int attempt = 0; ; attempt++) {
+            hooks.beforeCommit(attempt);
+            try {
+                ingestion.commitExclusive(basedOn, round.files(), Map.of(CompletionMarker.DOMAIN, marker.json()));
+                return Result.COMMITTED;
+            } catch (TableChangedException e) {
+                if (ingestion.domainMetadata(CompletionMarker.DOMAIN).isPresent()) {
+                    return Result.ALREADY_MERGED;
+                }
+                if (attempt + 1 >= MAX_ATTEMPTS) {
+                    throw new IllegalStateException("the ingestion table changed before each of " + MAX_ATTEMPTS
+                            + " merge commit attempts; the next check retries");
+                }
+                KeyHashSet arrived = new KeyHashSet(1024);
+                try (TableRows added = ingestion.rowsAddedSince(basedOn)) {
+                    while (added.hasNext()) {
+                        keys.hash(added.next(), h);
+                        arrived.add(h[0], h[1]);
+                    }
+                    basedOn = added.version();
+                }
+                if (round.wroteAnyOf(arrived)) {
+                    return Result.REDO;
+                }
+            } catch (RuntimeException e) {
+                // The outcome of a commit that failed in storage is unknown: the marker in the log tells.
+                Optional<String> landed = ingestion.domainMetadata(CompletionMarker.DOMAIN);
+                if (landed.isPresent()) {
+                    return CompletionMarker.parse(landed.get()).mergeId().equals(marker.mergeId())
+                            ? Result.COMMITTED : Result.ALREADY_MERGED;
+                }
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.tributary.backfill;
+
+import static io.tributary.testing.Api.ROOT;
+import static io.tributary.testing.Api.as;
+import static io.tributary.testing.Api.unique;
+import static io.tributary.testing.StreamRequests.valid;
+import static io.tributary.testing.StreamRequests.with;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.OffsetRange;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.Tables;
+import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's schedule completes a backfill end to end: a stream created through the API with the Spark-written
+ * tx_history as its backfill source, stream rows committed to its ingestion table as the pipeline commits them, then
+ * the schedule merges, the registry shows COMPLETED, and the table read back with Kernel is the reference merge.
+ */
+@QuarkusTest
+class BackfillScheduleTest {
+    private static final String STREAMS = "/api/2.0/feature-engineering/streams";
+    private static final List<String> TX_ID = List.of("value.transaction_id");
+
+    @Inject
+    Tables tables;
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Test
+    void theScheduleMergesTheBackfillAndTheStreamShowsIt() throws Exception {
+        String schema = unique("bf");
+        String source = tables.defaultLocation("main", schema, "tx_history");
+        BackfillFixtures.copy("tx_history", Path.of(source.replaceFirst("^file:", "")).getParent());
+        String connection = unique("kafka");
+        as(ROOT).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
+        String topic = unique("tx");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        String name = "main." + schema + ".tx";
+        var body = valid(name, connection, topic);
+        with(body, "schema_config.direct_schemas.payload_schema.json_schema", """
+                {"type": "object", "properties": {"transaction_id": {"type": "string"},
+                  "amount": {"type": "integer"}, "currency": {"type": "string"}}}""");
+        with(body, "ingestion_config.backfill_source.delta_table_name", "main." + schema + ".tx_history");
+        with(body, "ingestion_config.deduplication_columns", TX_ID);
+        as(ROOT).body(body.toString()).post(STREAMS).then().statusCode(200);
+
+        // What the ingest pipeline would have committed: rows from 23:30 on, overlapping the source by 89 minutes.
+        String ingestion = tables.defaultLocation("main", schema, "tx_ingestion");
+        DeltaTable table = tables.open(ingestion);
+        PartitionKey p0 = new PartitionKey(topic, 0);
+        long from = table.positions().get(p0);
+        List<GenericRecord> rows = List.of(
+                row(table.rowSchema(), "s-1", "tx-3", Instant.parse("2025-12-31T23:30:00Z"), topic, from),
+                row(table.rowSchema(), "s-2", "tx-new", Instant.parse("2026-01-01T02:00:00Z"), topic, from + 1));
+        table.commit(List.of(table.writeDataFile(rows)), Map.of(p0, new OffsetRange(from, from + 2)));
+        List<Map<String, Object>> before = KernelScan.rows(ingestion);
+
+        JsonPath stream = null;
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline) {
+            stream = as(ROOT).get(STREAMS + "/" + name).then().statusCode(200).extract().jsonPath();
+            if ("COMPLETED".equals(stream.getString("backfill_status.state"))) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+
+        assertThat(stream.getString("backfill_status.state")).isEqualTo("COMPLETED");
+        assertThat(stream.getBoolean("backfill_status.forced")).isFalse();
+        assertThat(stream.getString("backfill_status.ingestion_min_timestamp")).startsWith("2025-12-31T23:30:00");
+        assertThat(stream.getString("backfill_status.backfill_max_timestamp")).startsWith("2026-01-01T00:59:00.000123");
+        assertThat(stream.getString("backfill_status.completed_at")).isNotNull();
+        List<Map<String, Object>> expected = BackfillFixtures.referenceMerge(before, KernelScan.rows(source), TX_ID,
+                BackfillFixtures::txFromHistory);
+        assertThat(KernelScan.rows(ingestion)).containsExactlyInAnyOrderElementsOf(expected);
+        assertThat(stream.getLong("backfill_status.rows_merged")).isEqualTo(expected.size() - before.size());
+        as(ROOT).delete(STREAMS + "/" + name).then().statusCode(200);
+    }
+
+    private static GenericRecord row(Schema rowSchema, String key, String txId, Instant ts, String topic, long offset) {
+        Schema value = rowSchema.getField("value").schema().getTypes().get(1);
+        GenericRecord v = new GenericData.Record(value);
+        v.put("transaction_id", txId);
+        v.put("amount", 1L);
+        v.put("currency", "EUR");
+        GenericRecord r = new GenericData.Record(rowSchema);
+        r.put("key", key);
+        r.put("value", v);
+        r.put("stream_record_timestamp", ts);
+        r.put("record_source", "stream");
+        r.put("kafka_topic", topic);
+        r.put("kafka_partition", 0);
+        r.put("kafka_offset", offset);
+        return r;
+    }
+}
