@@ -56,6 +56,10 @@ final class SchemaEvolution {
                 throw new IllegalArgumentException("the schema of " + path + " can only gain nullable columns: "
                         + problem.get());
             }
+            if (!addsAny(current, proposed)) {
+                // Same columns in the same order, differing only in field metadata: nothing to commit.
+                return Optional.empty();
+            }
             Metadata metadata = ((SnapshotImpl) snapshot).getMetadata();
             if (!metadata.getPartitionColNames().isEmpty()) {
                 throw new IllegalArgumentException("the schema of the partitioned table " + path + " is not evolved");
@@ -107,6 +111,31 @@ final class SchemaEvolution {
             }
         }
         return Optional.empty();
+    }
+
+    /** Whether {@code proposed} (known to keep every column of {@code current}) adds or reorders any field. */
+    static boolean addsAny(DataType current, DataType proposed) {
+        if (current instanceof StructType c && proposed instanceof StructType p) {
+            if (p.fields().size() != c.fields().size()) {
+                return true;
+            }
+            for (int i = 0; i < c.fields().size(); i++) {
+                StructField f = c.fields().get(i);
+                // A new order is a change too: rows are written in the order of the table's schema.
+                if (!f.getName().equals(p.fields().get(i).getName())
+                        || addsAny(f.getDataType(), p.get(f.getName()).getDataType())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (current instanceof ArrayType c && proposed instanceof ArrayType p) {
+            return addsAny(c.getElementType(), p.getElementType());
+        }
+        if (current instanceof MapType c && proposed instanceof MapType p) {
+            return addsAny(c.getValueType(), p.getValueType());
+        }
+        return false;
     }
 
     private static Optional<String> sameOrWider(String name, DataType old, DataType now) {
