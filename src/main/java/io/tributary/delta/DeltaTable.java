@@ -29,6 +29,16 @@ public interface DeltaTable {
     Status status();
 
     /**
+     * Makes {@code rowSchema} the table's schema when it is the current one plus nullable columns or nullable nested
+     * struct fields (in any position), in a commit of its own that every Delta reader sees; rows already written read
+     * NULL there. Rows of the new schema can be written from then on; rows of the old one still can.
+     *
+     * @return the version of the change, or empty when the table already has exactly this schema
+     * @throws IllegalArgumentException naming the column when the change drops, retypes or adds a non-nullable column
+     */
+    Optional<Long> evolveSchema(org.apache.avro.Schema rowSchema);
+
+    /**
      * Table maintenance: rewrites data files smaller than half of {@code targetFileBytes} into files of up to about
      * that size, in one commit that changes no row (concurrent appends are not lost). Files with deletion vectors
      * and partitioned tables are left alone.

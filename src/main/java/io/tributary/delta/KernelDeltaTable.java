@@ -211,6 +211,11 @@ final class KernelDeltaTable implements DeltaTable {
     }
 
     @Override
+    public Optional<Long> evolveSchema(Schema rowSchema) {
+        return new SchemaEvolution(tables, path).evolve(SchemaMapping.toDelta(rowSchema));
+    }
+
+    @Override
     public Optional<Long> compact(long targetFileBytes) {
         if (targetFileBytes <= 0) {
             throw new IllegalArgumentException("targetFileBytes must be positive, got " + targetFileBytes);

@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.schema.DecodeException;
 import io.tributary.schema.Decoder;
+import io.tributary.schema.SchemaRegistryUnavailableException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -91,6 +92,9 @@ final class Rows implements Iterable<GenericRecord> {
         }
         try {
             return decoder.decode(bytes);
+        } catch (SchemaRegistryUnavailableException e) {
+            // Nothing is known about these bytes: fail the batch (the runtime retries) rather than write NULL.
+            throw e;
         } catch (DecodeException | RuntimeException e) {
             // Permissive: an undecodable side is NULL and counted; the row keeps its metadata (SPEC 4).
             decodeFailures++;

@@ -6,6 +6,7 @@ import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.PositionConflictException;
 import io.tributary.schema.Decoder;
+import io.tributary.schema.StreamSchema;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -29,9 +30,11 @@ public final class StreamIngester {
     private static final int MAX_ATTEMPTS = 50;
 
     private final DeltaTable table;
-    private final Schema rowSchema;
-    private final Decoder keyDecoder;
-    private final Decoder valueDecoder;
+    private Schema rowSchema;
+    private Decoder keyDecoder;
+    private Decoder valueDecoder;
+    /** Null when the caller gave fixed decoders: then the table's schema never changes. */
+    private StreamSchema schema;
     private volatile Map<PartitionKey, Long> positions;
     private volatile boolean cancelled;
     private CommitHook hook = CommitHook.NONE;
@@ -50,6 +53,25 @@ public final class StreamIngester {
         this.keyDecoder = keyDecoder;
         this.valueDecoder = valueDecoder;
         this.positions = Map.copyOf(table.positions());
+    }
+
+    /**
+     * An ingester whose table follows the stream's schema: before a batch is written, a message naming a registry
+     * writer schema that adds nullable fields evolves the table (see {@link DeltaTable#evolveSchema}) and the rows of
+     * that batch on are written with the wider schema. When the table has columns {@code schema} lacks (a field a
+     * later registry version removed), the newest earlier version that covers the table is used instead.
+     *
+     * @throws IllegalStateException when no version of the schema can write this table (the message says why)
+     * @throws io.tributary.schema.SchemaRegistryUnavailableException when the registry could not be asked
+     */
+    public StreamIngester(DeltaTable table, StreamSchema schema) {
+        this(table, TableSchemas.matching(table, schema), true);
+    }
+
+    /** {@code evolving} only tells this constructor apart from the public one. */
+    private StreamIngester(DeltaTable table, StreamSchema matched, boolean evolving) {
+        this(table, matched.rowSchema(), matched.keySide().newDecoder(), matched.valueSide().newDecoder());
+        this.schema = matched;
     }
 
     /** The next offset to ingest per partition, as of this writer's last commit or conflict. */
@@ -81,6 +103,7 @@ public final class StreamIngester {
                 return Optional.empty();
             }
             if (files == null) {
+                evolve(pending);
                 rows = new Rows(rowSchema, keyDecoder, valueDecoder, pending);
                 files = List.of(table.writeDataFile(rows));
             }
@@ -115,6 +138,25 @@ public final class StreamIngester {
             positions = Map.copyOf(after);
             return Optional.of(new CommitResult(version, Instant.now(), pending.size, bytes(pending),
                     rows.decodeFailures(), commitNanos, positions, pending.partitions.values()));
+        }
+    }
+
+    /** Widens the table (one metadata commit) for the first message of the batch that names a wider schema. */
+    private void evolve(Pending pending) {
+        if (schema == null) {
+            return;
+        }
+        for (List<SourceRecord> records : pending.partitions.values()) {
+            for (SourceRecord r : records) {
+                Optional<StreamSchema> wider = schema.widenedFor(r.key(), r.value());
+                if (wider.isPresent()) {
+                    table.evolveSchema(wider.get().rowSchema());
+                    schema = wider.get();
+                    rowSchema = schema.rowSchema();
+                    keyDecoder = schema.keySide().newDecoder();
+                    valueDecoder = schema.valueSide().newDecoder();
+                }
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package io.tributary.runtime;
 
+import io.tributary.schema.InvalidSchemaException;
+import io.tributary.schema.SchemaRegistryUnavailableException;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -24,6 +26,11 @@ final class FailureMessages {
             prefix = "Kafka refused access (grant the connection's principal read access to the topics and group)";
         } else if (isA(failure, TimeoutException.class)) {
             prefix = "cannot reach Kafka at " + kafkaProperties.getOrDefault("bootstrap.servers", "?");
+        } else if (isA(failure, SchemaRegistryUnavailableException.class)) {
+            prefix = "the schema registry is unreachable, so the writer schemas of new messages are unknown; the batch"
+                    + " is retried until it answers";
+        } else if (isA(failure, InvalidSchemaException.class)) {
+            prefix = "the stream's schema cannot be compiled";
         } else if (failure.getClass().getName().startsWith("org.apache.kafka")) {
             prefix = "Kafka error";
         } else {

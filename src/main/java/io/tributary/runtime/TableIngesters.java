@@ -9,7 +9,7 @@ import io.tributary.schema.StreamSchema;
 
 /**
  * Opens a stream's table and compiles its schemas. With a schema registry, compiling fetches the subject's latest
- * version, so a pipeline that restarts after a failure also picks up new versions.
+ * version; the ingester then evolves the table to it, and to later compatible versions as messages name them.
  */
 final class TableIngesters implements IngesterFactory {
 
@@ -25,8 +25,7 @@ final class TableIngesters implements IngesterFactory {
                 SideSchema.compile(spec.keySchema(), "schema_config.key_schema"),
                 SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"));
         DeltaTable table = tables.open(spec.tableLocation());
-        StreamIngester ingester = new StreamIngester(table, schema.rowSchema(), schema.keySide().newDecoder(),
-                schema.valueSide().newDecoder());
+        StreamIngester ingester = new StreamIngester(table, schema);
         return new Opened(table, ingester);
     }
 }

@@ -15,9 +15,19 @@ final class CompiledSide implements SideSchema {
     private final Schema columnSchema;
     private final Supplier<Decoder> decoders;
     private final Function<String, CompiledSide> rebuild;
+    /** Registry sides only. */
+    private final RegistryEvolution evolution;
+    private final int version;
 
     CompiledSide(SchemaSource pinned, String recordPrefix, Schema columnSchema, Supplier<Decoder> decoders,
                  Function<String, CompiledSide> rebuild) {
+        this(pinned, recordPrefix, columnSchema, decoders, rebuild, null, 0);
+    }
+
+    CompiledSide(SchemaSource pinned, String recordPrefix, Schema columnSchema, Supplier<Decoder> decoders,
+                 Function<String, CompiledSide> rebuild, RegistryEvolution evolution, int version) {
+        this.evolution = evolution;
+        this.version = version;
         this.pinned = pinned;
         this.recordPrefix = recordPrefix;
         this.columnSchema = ColumnTypes.nullable(columnSchema);
@@ -38,6 +48,17 @@ final class CompiledSide implements SideSchema {
     @Override
     public Optional<SchemaSource> pinnedSource() {
         return Optional.of(pinned);
+    }
+
+    @Override
+    public Optional<SideSchema> widenedFor(byte[] message) {
+        return evolution == null ? Optional.empty() : evolution.widenedFor(message).map(s -> s);
+    }
+
+    @Override
+    public java.util.List<SideSchema> earlierVersions() {
+        return evolution == null || version <= 0 ? java.util.List.of()
+                : java.util.List.copyOf(evolution.earlierVersions(version));
     }
 
     CompiledSide withRecordPrefix(String prefix) {

@@ -16,6 +16,12 @@ public final class InvalidSchemaException extends RuntimeException {
         this.field = field;
     }
 
+    /** {@code cause} says what a running pipeline should make of it, e.g. a {@link SchemaRegistryUnavailableException}. */
+    InvalidSchemaException(String field, String message, RuntimeException cause) {
+        super(message, cause);
+        this.field = field;
+    }
+
     public String field() {
         return field;
     }

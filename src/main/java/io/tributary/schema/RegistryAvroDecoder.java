@@ -13,7 +13,7 @@ final class RegistryAvroDecoder implements Decoder {
 
     RegistryAvroDecoder(RegistryClient client, Schema reader, AvroValueReader root) {
         this.client = client;
-        this.reader = reader;
+        this.reader = AvroNullDefaults.of(reader);
         this.root = root;
     }
 

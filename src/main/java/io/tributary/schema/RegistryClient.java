@@ -71,6 +71,19 @@ final class RegistryClient {
         return schema;
     }
 
+    /** The subject's version numbers, oldest first. */
+    java.util.List<Integer> versions(String subject) throws RegistryException {
+        JsonNode body = get("/subjects/" + encode(subject) + "/versions", "subject `" + subject + "`");
+        java.util.List<Integer> versions = new java.util.ArrayList<>();
+        for (JsonNode v : body) {
+            if (v.canConvertToInt()) {
+                versions.add(v.asInt());
+            }
+        }
+        java.util.Collections.sort(versions);
+        return versions;
+    }
+
     RegisteredSchema byId(int id) throws RegistryException {
         RegisteredSchema cached = byId.get(id);
         if (cached != null) {

@@ -3,6 +3,8 @@ package io.tributary.schema;
 import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import java.net.URI;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.avro.Schema;
 
@@ -42,7 +44,11 @@ final class RegistrySchemaCompiler {
                 case UNAVAILABLE, BAD_RESPONSE -> "; the subject must resolve when the stream is created, so retry"
                         + " once the registry is reachable";
             };
-            throw new InvalidSchemaException(target, e.getMessage() + fix);
+            // A pipeline compiling at (re)start must retry rather than report a bad schema: the cause says so.
+            throw e.kind() == RegistryException.Kind.UNAVAILABLE
+                    ? new InvalidSchemaException(target, e.getMessage() + fix,
+                            new SchemaRegistryUnavailableException(e.getMessage()))
+                    : new InvalidSchemaException(target, e.getMessage() + fix);
         }
         if ("JSON".equals(registered.type())) {
             throw new InvalidSchemaException(subjectField, "subject `" + source.subject() + "` holds a JSON Schema;"
@@ -68,24 +74,64 @@ final class RegistrySchemaCompiler {
     private static CompiledSide build(SchemaSource.Registry pinned, RegistryClient client,
                                       RegistryClient.RegisteredSchema registered, String subjectField,
                                       String recordPrefix) {
+        return build(pinned, client, registered, null, subjectField, recordPrefix, ConcurrentHashMap.newKeySet());
+    }
+
+    /**
+     * @param messageName the Protobuf message that is the column (null: the file's first message)
+     * @param checked     writer ids already checked for widening, shared along a chain of widened sides
+     */
+    private static CompiledSide build(SchemaSource.Registry pinned, RegistryClient client,
+                                      RegistryClient.RegisteredSchema registered, String messageName,
+                                      String subjectField, String recordPrefix, Set<String> checked) {
         RecordNames names = new RecordNames(recordPrefix);
-        Function<String, CompiledSide> rebuild = prefix -> build(pinned, client, registered, subjectField, prefix);
+        Function<String, CompiledSide> rebuild = prefix -> build(pinned, client, registered, messageName,
+                subjectField, prefix, checked);
         // Problems of the registered text are reported on the subject, which is what the user can change.
         String what = subjectField;
+        CompiledSide side;
+        RegistryEvolution evolution;
         if (pinned.format() == RegistryFormat.FORMAT_AVRO) {
             Schema reader = AvroSchemaCompiler.parse(registered.text(), what);
             AvroTypeMapper.Mapped mapped = new AvroTypeMapper(what, names).map(reader);
-            return new CompiledSide(pinned, recordPrefix, mapped.type(),
-                    () -> new RegistryAvroDecoder(client, reader, mapped.reader()), rebuild);
+            evolution = new RegistryEvolution(client, pinned, null, (writer, name) -> build(pinned, client, writer,
+                    null, subjectField, recordPrefix, checked), checked);
+            side = new CompiledSide(pinned, recordPrefix, mapped.type(),
+                    () -> new RegistryAvroDecoder(client, reader, mapped.reader()), rebuild, evolution,
+                    registered.version());
+        } else {
+            FileDescriptor file = ProtoFileParser.parse(registered.text(), what);
+            if (file.getMessageTypes().isEmpty()) {
+                throw new InvalidSchemaException(what, "the registered Protobuf schema declares no message");
+            }
+            Descriptor message = messageName == null ? file.getMessageTypes().get(0) : find(file, messageName);
+            if (message == null) {
+                throw new InvalidSchemaException(what, "the registered Protobuf schema has no message "
+                        + messageName);
+            }
+            ProtoTypeMapper.Mapped mapped = new ProtoTypeMapper(what, names).map(message);
+            evolution = new RegistryEvolution(client, pinned, message.getFullName(), (writer, name) -> build(pinned,
+                    client, writer, name, subjectField, recordPrefix, checked), checked);
+            side = new CompiledSide(pinned, recordPrefix, mapped.type(),
+                    () -> new RegistryProtoDecoder(client, message, mapped.converter()), rebuild, evolution,
+                    registered.version());
         }
-        FileDescriptor file = ProtoFileParser.parse(registered.text(), what);
-        if (file.getMessageTypes().isEmpty()) {
-            throw new InvalidSchemaException(what, "the registered Protobuf schema declares no message");
+        evolution.attach(side);
+        return side;
+    }
+
+    private static Descriptor find(FileDescriptor file, String fullName) {
+        for (Descriptor d : file.getMessageTypes()) {
+            if (d.getFullName().equals(fullName)) {
+                return d;
+            }
+            for (Descriptor nested : d.getNestedTypes()) {
+                if (nested.getFullName().equals(fullName)) {
+                    return nested;
+                }
+            }
         }
-        Descriptor message = file.getMessageTypes().get(0);
-        ProtoTypeMapper.Mapped mapped = new ProtoTypeMapper(what, names).map(message);
-        return new CompiledSide(pinned, recordPrefix, mapped.type(),
-                () -> new RegistryProtoDecoder(client, message, mapped.converter()), rebuild);
+        return null;
     }
 
     private static String secretField(String locatorField) {

@@ -22,10 +22,32 @@ public interface SideSchema {
 
     /**
      * The source this side was compiled from, with a registry subject pinned to the version that defined the
-     * column: compiling it again gives the same column even after new versions are registered. Empty for sides not
-     * compiled by {@link #compile}.
+     * column: compiling it again gives the same column even after new versions are registered. A side returned by
+     * {@link #widenedFor} keeps the source of the side it widened. Empty for sides not compiled by {@link #compile}.
      */
     default java.util.Optional<SchemaSource> pinnedSource() {
         return java.util.Optional.empty();
+    }
+
+    /**
+     * Schema evolution (registry sides): when the writer schema this message's framing names is a compatible version
+     * whose column is this one plus nullable fields, the side built on it; otherwise empty, and the message decodes
+     * into this side's column. Each writer schema is checked once.
+     *
+     * @throws SchemaRegistryUnavailableException the writer schema could not be fetched; retry later
+     */
+    default java.util.Optional<SideSchema> widenedFor(byte[] message) {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Registry sides: the subject's versions before the one this side was built from, newest first. A table whose
+     * column came from an earlier version than the latest (for example one that still has a field the latest
+     * version removed) is written through one of these.
+     *
+     * @throws SchemaRegistryUnavailableException the registry could not be reached
+     */
+    default java.util.List<SideSchema> earlierVersions() {
+        return java.util.List.of();
     }
 }

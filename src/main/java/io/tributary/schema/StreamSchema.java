@@ -64,6 +64,32 @@ public final class StreamSchema {
         return new StreamSchema(key, value);
     }
 
+    /**
+     * The schema after a message whose key or value names a writer schema that widens its side (see
+     * {@link SideSchema#widenedFor}); empty when neither side changes.
+     *
+     * @throws SchemaRegistryUnavailableException a writer schema could not be fetched
+     */
+    public Optional<StreamSchema> widenedFor(byte[] keyBytes, byte[] valueBytes) {
+        Optional<SideSchema> k = key.widenedFor(keyBytes);
+        Optional<SideSchema> v = value.widenedFor(valueBytes);
+        if (k.isEmpty() && v.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(of(k.orElse(key), v.orElse(value)));
+    }
+
+    /**
+     * Schemas built from earlier registry versions of the value side (newest first), then of the key side, the other
+     * side kept: the candidates for a table whose columns the latest versions no longer cover.
+     */
+    public List<StreamSchema> earlierVersions() {
+        List<StreamSchema> out = new ArrayList<>();
+        value.earlierVersions().forEach(v -> out.add(of(key, v)));
+        key.earlierVersions().forEach(k -> out.add(of(k, value)));
+        return out;
+    }
+
     public Schema rowSchema() {
         return row;
     }

@@ -1,5 +1,7 @@
 package io.tributary.backfill;
 
+import org.junit.jupiter.api.Tag;
+
 import static io.tributary.testing.Api.ROOT;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * tx_history as its backfill source, stream rows committed to its ingestion table as the pipeline commits them, then
  * the schedule merges, the registry shows COMPLETED, and the table read back with Kernel is the reference merge.
  */
+@Tag("quarkus")
 @QuarkusTest
 class BackfillScheduleTest {
     private static final String STREAMS = "/api/2.0/feature-engineering/streams";

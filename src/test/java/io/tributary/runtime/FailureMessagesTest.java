@@ -30,4 +30,33 @@ class FailureMessagesTest {
         assertThat(storage).startsWith("writing the ingestion table failed: connection refused")
                 .doesNotContain("ks-secret");
     }
+
+    @Test
+    void anUnreachableRegistryIsSaidSoWhetherAtCompileOrWhileDecoding() {
+        String decoding = FailureMessages.describe(new io.tributary.schema.SchemaRegistryUnavailableException(
+                "cannot reach the schema registry at http://r:8081 for schema id 7"), props);
+        assertThat(decoding).startsWith("the schema registry is unreachable").contains("schema id 7");
+
+        String compiling = FailureMessages.describe(catchRegistryDown(), props);
+        assertThat(compiling).startsWith("the schema registry is unreachable")
+                .doesNotContain("when the stream is created");
+    }
+
+    /** Compiling a registry side against a port nothing listens on. */
+    private static RuntimeException catchRegistryDown() {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        try {
+            io.tributary.schema.SideSchema.compile(new io.tributary.schema.SchemaSource.Registry("s",
+                    io.tributary.schema.RegistryFormat.FORMAT_AVRO, new io.tributary.schema.RegistryAccess(
+                            "http://127.0.0.1:" + port, null, null)), "payload_schema_locator");
+        } catch (RuntimeException e) {
+            return e;
+        }
+        throw new AssertionError("compiling against a closed port succeeded");
+    }
 }

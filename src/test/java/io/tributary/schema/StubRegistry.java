@@ -82,6 +82,19 @@ final class StubRegistry implements AutoCloseable {
             return;
         }
         String[] parts = path.split("/");
+        if (parts.length == 4 && parts[1].equals("subjects") && parts[3].equals("versions")) {
+            List<Registered> versions = subjects.get(URLDecoder.decode(parts[2], StandardCharsets.UTF_8));
+            if (versions == null) {
+                send(exchange, 404, "{\"error_code\": 40401, \"message\": \"Subject not found\"}");
+                return;
+            }
+            StringBuilder list = new StringBuilder("[");
+            for (int v = 1; v <= versions.size(); v++) {
+                list.append(v == 1 ? "" : ",").append(v);
+            }
+            send(exchange, 200, list.append("]").toString());
+            return;
+        }
         Registered found = null;
         int version = 0;
         if (parts.length == 5 && parts[1].equals("subjects") && parts[3].equals("versions")) {

@@ -1,0 +1,188 @@
+package io.tributary.api;
+
+import static io.tributary.testing.Api.ALICE;
+import static io.tributary.testing.Api.as;
+import static io.tributary.testing.Api.unique;
+import static io.tributary.testing.StreamRequests.json;
+import static io.tributary.testing.StreamRequests.valid;
+import static io.tributary.testing.StreamRequests.with;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.tributary.testing.ApicurioRegistry;
+import io.tributary.testing.BasicAuthProxy;
+import io.tributary.testing.ConfluentWire;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stream creation with schema_registry_config against a real Apicurio Registry (its Confluent API) behind a basic-auth
+ * proxy on 127.0.0.1 (Apicurio without Keycloak checks no credentials; the proxy does, as Confluent's registry would).
+ */
+@Tag("quarkus")
+@QuarkusTest
+class RegistryStreamsApiTest {
+    static final String STREAMS = "/api/2.0/feature-engineering/streams";
+    static final String REG = "schema_config.schema_registry_config";
+    static final String API_KEY = "sr-key";
+    static final String API_SECRET = "sr-secret-Zq81x";
+    static final String WRONG_SECRET = "wrong-secret-Kp07y";
+    static final String AVRO = """
+            {"type":"record","name":"Tx","namespace":"ex","fields":[
+              {"name":"id","type":"long"},{"name":"amount","type":["null","double"],"default":null}]}""";
+    static final String AVRO_V2 = """
+            {"type":"record","name":"Tx","namespace":"ex","fields":[
+              {"name":"id","type":"long"},{"name":"amount","type":["null","double"],"default":null},
+              {"name":"note","type":["null","string"],"default":null}]}""";
+    static final String PROTO = "syntax = \"proto3\";\npackage ex;\nmessage Key {\n  string id = 1;\n}\n";
+
+    static Path dir;
+    static ApicurioRegistry registry;
+    static BasicAuthProxy proxy;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    static String scope;
+    static String connection;
+    static String downConnection;
+    static String topic;
+
+    @BeforeAll
+    static void startRegistry() throws Exception {
+        assumeTrue(ApicurioRegistry.unavailableReason().isEmpty(), () -> ApicurioRegistry.unavailableReason().get());
+        dir = Files.createTempDirectory("registry-api");
+        registry = ApicurioRegistry.start(dir);
+        proxy = new BasicAuthProxy(registry.url(), API_KEY, API_SECRET);
+        ConfluentWire.register(registry.url(), "rtx-value", "AVRO", AVRO);
+        ConfluentWire.register(registry.url(), "rtx-value", "AVRO", AVRO_V2);
+        ConfluentWire.register(registry.url(), "ex.Tx", "AVRO", AVRO);
+        ConfluentWire.register(registry.url(), "rtx-ex.Key", "PROTOBUF", PROTO);
+        ConfluentWire.register(registry.url(), "json-value", "JSON", "{\"$schema\": \"http://json-schema.org/draft-07/schema#\","
+                + " \"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}}}");
+    }
+
+    @AfterAll
+    static void stopRegistry() {
+        if (proxy != null) {
+            proxy.close();
+        }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    @BeforeEach
+    void setUp() throws Exception {
+        if (connection != null) {
+            return;
+        }
+        scope = unique("sr");
+        as(ALICE).body("{\"scope\": \"" + scope + "\"}").post("/api/2.0/secrets/scopes/create").then().statusCode(200);
+        for (String[] kv : List.of(new String[] {"right", API_SECRET}, new String[] {"wrong", WRONG_SECRET})) {
+            as(ALICE).body("{\"scope\": \"" + scope + "\", \"key\": \"" + kv[0] + "\", \"string_value\": \"" + kv[1]
+                    + "\"}").post("/api/2.0/secrets/put").then().statusCode(200);
+        }
+        connection = connection(proxy.url() + "/apis/ccompat/v7");
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        downConnection = connection("http://127.0.0.1:" + closed + "/apis/ccompat/v7");
+        topic = unique("rtx");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+    }
+
+    private String connection(String url) {
+        String name = unique("kafka-sr");
+        as(ALICE).body("{\"name\": \"" + name + "\", \"connection_type\": \"KAFKA\", \"options\": {"
+                + "\"bootstrap_servers\": \"" + bootstrap + "\", \"schema_registry_url\": \"" + url + "\", "
+                + "\"schema_registry_api_key\": \"" + API_KEY + "\", \"schema_registry_api_secret\": "
+                + "{\"scope\": \"" + scope + "\", \"key\": \"right\"}}}")
+                .post("/api/2.0/connections").then().statusCode(200);
+        return name;
+    }
+
+    private ObjectNode request(String conn, String secretKey, String payloadLocator, String keyLocator) {
+        String name = "main.sr." + unique("s").replace('-', '_');
+        ObjectNode body = with(valid(name, conn, topic), "schema_config.direct_schemas", null);
+        String config = "{" + (secretKey == null ? "" : "\"api_secret_ref\": {\"scope\": \"" + scope + "\", \"key\": \""
+                + secretKey + "\"}, ")
+                + "\"payload_schema_locator\": " + payloadLocator
+                + (keyLocator == null ? "" : ", \"key_schema_locator\": " + keyLocator) + "}";
+        return with(body, REG, json(config));
+    }
+
+    private static String locator(String subject, String format) {
+        return "{\"confluent_schema\": {\"subject\": \"" + subject + "\"}, \"format\": \"" + format + "\"}";
+    }
+
+    @Test
+    void createsWithTheLatestVersionAndAnyNamingStrategy() {
+        ObjectNode body = request(connection, "right", locator("rtx-value", "FORMAT_AVRO"),
+                locator("rtx-ex.Key", "FORMAT_PROTOBUF"));
+        as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(200);
+        String table = body.at("/ingestion_config/ingestion_destination/delta_table_name").asText();
+        as(ALICE).get("/api/2.1/unity-catalog/tables/" + table).then().statusCode(200)
+                .body("columns.find { it.name == 'value' }.type_text",
+                        equalTo("struct<id:bigint,amount:double,note:string>"))
+                .body("columns.find { it.name == 'key' }.type_text", equalTo("struct<id:string>"));
+
+        as(ALICE).body(request(connection, null, locator("ex.Tx", "FORMAT_AVRO"), null).toString()).post(STREAMS)
+                .then().statusCode(200);
+    }
+
+    @Test
+    void aWrongApiSecretNamesTheSecretReferenceAndNeverEchoesIt() {
+        as(ALICE).body(request(connection, "wrong", locator("rtx-value", "FORMAT_AVRO"), null).toString())
+                .post(STREAMS).then().statusCode(400)
+                .body("error_code", equalTo("INVALID_PARAMETER_VALUE"))
+                .body("message", startsWith(REG + ".api_secret_ref:"))
+                .body("message", containsString("refused the credentials"))
+                .body("message", not(containsString(WRONG_SECRET)))
+                .body("message", not(containsString(API_SECRET)));
+    }
+
+    @Test
+    void anUnreachableRegistryIsAClear400() {
+        as(ALICE).body(request(downConnection, "right", locator("rtx-value", "FORMAT_AVRO"), null).toString())
+                .post(STREAMS).then().statusCode(400)
+                .body("message", startsWith(REG + ".payload_schema_locator.confluent_schema.subject:"))
+                .body("message", containsString("cannot reach the schema registry"))
+                .body("message", not(containsString(API_SECRET)));
+    }
+
+    @Test
+    void subjectTypeAndExistenceAreChecked() {
+        as(ALICE).body(request(connection, "right", locator("no-such-subject", "FORMAT_AVRO"), null).toString())
+                .post(STREAMS).then().statusCode(400)
+                .body("message", startsWith(REG + ".payload_schema_locator.confluent_schema.subject:"))
+                .body("message", containsString("does not exist"));
+        as(ALICE).body(request(connection, "right", locator("rtx-value", "FORMAT_PROTOBUF"), null).toString())
+                .post(STREAMS).then().statusCode(400)
+                .body("message", startsWith(REG + ".payload_schema_locator.format:"))
+                .body("message", containsString("AVRO"));
+        as(ALICE).body(request(connection, "right", locator("json-value", "FORMAT_AVRO"), null).toString())
+                .post(STREAMS).then().statusCode(400)
+                .body("message", startsWith(REG + ".payload_schema_locator.confluent_schema.subject:"))
+                .body("message", containsString("direct_schemas"));
+    }
+}
