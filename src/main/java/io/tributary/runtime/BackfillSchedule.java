@@ -3,19 +3,15 @@ package io.tributary.runtime;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
-import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.backfill.Backfill;
-import io.tributary.backfill.BackfillJob;
 import io.tributary.backfill.BackfillSettings;
-import io.tributary.backfill.BackfillState;
-import io.tributary.backfill.BackfillStatus;
 import io.tributary.delta.Tables;
+import io.tributary.registry.BackfillRound;
 import io.tributary.registry.BackfillTargets;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -37,14 +33,15 @@ public class BackfillSchedule {
     @Inject
     BackfillConfig config;
 
-    private Backfill backfill;
+    private BackfillRound round;
 
     /**
      * Scheduled programmatically because {@code @Scheduled(every)} does not take SPEC 6's durations such as 500ms;
      * the interval is handed over as ISO-8601, which it does take.
      */
     void start(@Observes StartupEvent event) {
-        backfill = new Backfill(tables, BackfillSettings.of(config.minOverlap(), config.maxWait()), Clock.systemUTC());
+        round = new BackfillRound(targets,
+                new Backfill(tables, BackfillSettings.of(config.minOverlap(), config.maxWait()), Clock.systemUTC()));
         scheduler.newJob(JOB)
                 .setInterval(config.checkInterval().toString())
                 .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
@@ -55,44 +52,10 @@ public class BackfillSchedule {
     }
 
     void checkAll() {
-        List<BackfillTargets.Target> pending;
         try {
-            pending = VertxContextSupport.subscribeAndAwait(() -> targets.pending());
-        } catch (Throwable e) {
+            round.run();
+        } catch (Exception e) {
             LOG.warn("cannot list the pending backfills; retrying at the next check", e);
-            return;
         }
-        for (BackfillTargets.Target target : pending) {
-            try {
-                check(target);
-            } catch (Throwable e) {
-                LOG.warnf(e, "backfill of stream %s failed; retrying at the next check", target.streamName());
-            }
-        }
-    }
-
-    private void check(BackfillTargets.Target target) throws Throwable {
-        BackfillJob job = new BackfillJob(target.ingestionLocation(), target.sourceLocation(),
-                target.deduplicationColumns(), target.createdAt());
-        BackfillStatus status = backfill.check(job);
-        if (status.state() == BackfillState.MERGING) {
-            if (!save(target, status)) {
-                return;
-            }
-            status = backfill.merge(job, status);
-        }
-        if (status.state() == BackfillState.FAILED) {
-            LOG.warnf("backfill of stream %s: %s", target.streamName(), status.message());
-        } else if (status.state() == BackfillState.COMPLETED) {
-            LOG.infof("backfill of stream %s completed: %d rows merged", target.streamName(), status.rowsMerged());
-        }
-        save(target, status);
-    }
-
-    private boolean save(BackfillTargets.Target target, BackfillStatus s) throws Throwable {
-        BackfillTargets.Status persisted = new BackfillTargets.Status(s.state().name(), s.backfillMaxTimestamp(),
-                s.ingestionMinTimestamp(), s.forced(), s.state() == BackfillState.COMPLETED ? s.rowsMerged() : null,
-                s.completedAt());
-        return VertxContextSupport.subscribeAndAwait(() -> targets.record(target.streamId(), persisted));
     }
 }

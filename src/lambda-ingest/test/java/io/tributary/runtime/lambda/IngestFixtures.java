@@ -1,18 +1,10 @@
 package io.tributary.runtime.lambda;
 
-import io.quarkus.hibernate.reactive.panache.Panache;
-import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.registry.ConnectionService;
-import io.tributary.registry.ConnectionSpec;
 import io.tributary.registry.StreamDirectory;
-import io.tributary.registry.StreamRow;
-import io.tributary.registry.TableRow;
-import io.tributary.schema.SideSchema;
-import io.tributary.schema.StreamSchema;
-import io.tributary.security.Principal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -21,14 +13,11 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
- * Registers streams the way stream-api leaves them (registry rows plus a table whose first commit holds the start
- * positions) without a Kafka broker, and builds Kafka events as event source mappings send them.
+ * Streams with a JSON payload schema, and Kafka events as event source mappings send them.
  */
 final class IngestFixtures {
-    static final Principal ROOT = new Principal("root", true);
     static final String PAYLOAD_SCHEMA =
             "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"id\\\":{\\\"type\\\":\\\"string\\\"},"
                     + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"}}}";
@@ -36,45 +25,22 @@ final class IngestFixtures {
     private IngestFixtures() {}
 
     static void connection(ConnectionService connections, String name) throws Throwable {
-        VertxContextSupport.subscribeAndAwait(() -> connections.create(ROOT, new ConnectionSpec(name, "KAFKA",
-                new ConnectionSpec.Options("127.0.0.1:9", null, null, null, null, null, null, null, null), null)));
+        RegisteredStreams.connection(connections, name);
     }
 
     /** Registers stream {@code main.<schema>.<table>} with the given subscription_mode JSON; returns its spec. */
     static PipelineSpec stream(StreamDirectory directory, Tables tables, String connection, String schema,
             String table, String subscriptionMode, Map<PartitionKey, Long> startPositions) throws Throwable {
         String name = "main." + schema + "." + table;
-        String tableName = name + "_ingestion";
         String definition = "{\"name\":\"" + name + "\","
                 + "\"source_config\":{\"kafka_stream_config\":{\"subscription_mode\":" + subscriptionMode + "}},"
                 + "\"connection_config\":{\"uc_connection_name\":\"" + connection + "\"},"
                 + "\"schema_config\":{\"direct_schemas\":{\"payload_schema\":{\"json_schema\":\"" + PAYLOAD_SCHEMA
                 + "\"}}},"
-                + "\"ingestion_config\":{\"ingestion_destination\":{\"delta_table_name\":\"" + tableName + "\"}}}";
-        Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        TableRow t = new TableRow();
-        t.fullName = tableName;
-        t.storageLocation = tables.defaultLocation("main", schema, table + "_ingestion");
-        t.kind = "INGESTION";
-        t.owner = ROOT.name();
-        t.createdAt = now;
-        StreamRow s = new StreamRow();
-        s.id = UUID.randomUUID().toString();
-        s.fullName = name;
-        s.catalogName = "main";
-        s.schemaName = schema;
-        s.definition = definition;
-        s.tableName = tableName;
-        s.connectionName = connection;
-        s.createdBy = ROOT.name();
-        s.createdAt = now;
-        s.backfillState = "NOT_CONFIGURED";
-        VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> t.persist().flatMap(x -> s.persist())));
-        PipelineSpec spec = VertxContextSupport.subscribeAndAwait(() -> directory.byId(s.id)).orElseThrow();
-        StreamSchema streamSchema = StreamSchema.of(SideSchema.compile(spec.keySchema(), "key"),
-                SideSchema.compile(spec.valueSchema(), "value"));
-        tables.create(spec.tableLocation(), streamSchema.rowSchema(), startPositions);
-        return spec;
+                + "\"ingestion_config\":{\"ingestion_destination\":{\"delta_table_name\":\"" + name
+                + "_ingestion\"}}}";
+        return RegisteredStreams.register(directory, tables, connection, schema, table, definition, "NOT_CONFIGURED",
+                Instant.now().truncatedTo(ChronoUnit.MILLIS), startPositions);
     }
 
     /** One record of an event, with its key and value as text. */
