@@ -25,12 +25,14 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The server's schedule completes a backfill end to end: a stream created through the API with the Spark-written
  * tx_history as its backfill source, stream rows committed to its ingestion table as the pipeline commits them, then
  * the schedule merges, the registry shows COMPLETED, and the table read back with Kernel is the reference merge.
  */
+@Tag("quarkus")
 @QuarkusTest
 class BackfillScheduleTest {
     private static final String STREAMS = "/api/2.0/feature-engineering/streams";
