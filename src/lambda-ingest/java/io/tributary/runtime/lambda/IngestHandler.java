@@ -2,7 +2,9 @@ package io.tributary.runtime.lambda;
 
 import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestStreamHandler;
-import io.tributary.ingest.MicroBatch;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,14 +18,26 @@ import java.io.OutputStream;
  */
 public class IngestHandler implements RequestStreamHandler {
 
+    private static final JsonFactory JSON = new JsonFactory();
+
+    @Inject
+    StreamIngestion ingestion;
+
     @Override
     public void handleRequest(InputStream input, OutputStream output, Context context) throws IOException {
         String streamId = StreamAlias.streamId(context.getInvokedFunctionArn());
-        MicroBatch batch = KafkaEvent.parse(input.readAllBytes()).microBatch();
-        // Lead: ingest the batch with the stream's StreamIngester (its PipelineSpec from the registry by streamId,
-        // opened like runtime.TableIngesters does) and write a small JSON summary to output. Until then, fail
-        // rather than let the mapping move past the batch.
-        throw new IllegalStateException("ingest core not wired into the Lambda handler yet: " + batch.size()
-                + " records for stream " + streamId + " were not ingested and will be redelivered");
+        StreamIngestion.Outcome outcome = ingestion.ingest(streamId, KafkaEvent.parse(input.readAllBytes()));
+        try (JsonGenerator out = JSON.createGenerator(output)) {
+            out.writeStartObject();
+            out.writeStringField("stream_id", outcome.streamId());
+            out.writeNumberField("records", outcome.records());
+            out.writeNumberField("rows_added", outcome.rowsAdded());
+            if (outcome.tableVersion().isPresent()) {
+                out.writeNumberField("table_version", outcome.tableVersion().get());
+            } else {
+                out.writeNullField("table_version");
+            }
+            out.writeEndObject();
+        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The event a Kafka event source mapping sends, both shapes: Amazon MSK ({@code "eventSource": "aws:kafka"}, with
@@ -51,10 +52,17 @@ record KafkaEvent(String eventSource, String eventSourceArn, String bootstrapSer
         return new KafkaEvent(eventSource, eventSourceArn, optionalText(root, "bootstrapServers"), records(root));
     }
 
-    /** The records as one micro-batch: the event is exactly what the mapping delivers at once. */
-    MicroBatch microBatch() {
+    /**
+     * The records as one micro-batch (the event is exactly what the mapping delivers at once), keeping only those
+     * {@code included} accepts.
+     */
+    MicroBatch microBatch(Predicate<SourceRecord> included) {
         MicroBatch.Builder batch = MicroBatch.builder();
-        records.forEach(batch::add);
+        for (SourceRecord record : records) {
+            if (included.test(record)) {
+                batch.add(record);
+            }
+        }
         return batch.build();
     }
 

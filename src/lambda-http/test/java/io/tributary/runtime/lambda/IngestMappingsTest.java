@@ -131,7 +131,7 @@ class IngestMappingsTest {
                 Instant.parse("2026-11-30T08:00:00Z"));
     }
 
-    private static final class Settings implements IngestMappingSettings {
+    static final class Settings implements IngestMappingSettings {
         public String ingestFunctionArn() { return INGEST; }
         public String ingestAliasPrefix() { return "stream-"; }
         public int ingestBatchSize() { return 10000; }
@@ -143,7 +143,7 @@ class IngestMappingsTest {
         public Optional<List<String>> mskClusterArns() { return Optional.of(List.of(MSK)); }
     }
 
-    private static final class FakeLambda implements LambdaClient {
+    static final class FakeLambda implements LambdaClient {
         final List<String> aliases = new ArrayList<>();
         final List<CreateAliasRequest> aliasRequests = new ArrayList<>();
         final List<CreateEventSourceMappingRequest> mappings = new ArrayList<>();
@@ -205,7 +205,7 @@ class IngestMappingsTest {
         public void close() {}
     }
 
-    private static final class FakeSecrets implements SecretsManagerClient {
+    static final class FakeSecrets implements SecretsManagerClient {
         final List<CreateSecretRequest> created = new ArrayList<>();
         final List<String> deleted = new ArrayList<>();
 

@@ -61,7 +61,7 @@ class KafkaEventTest {
 
     @Test
     void becomesOneMicroBatchGroupedByPartition() {
-        MicroBatch batch = KafkaEvent.parse(MSK.getBytes(StandardCharsets.UTF_8)).microBatch();
+        MicroBatch batch = KafkaEvent.parse(MSK.getBytes(StandardCharsets.UTF_8)).microBatch(record -> true);
 
         assertThat(batch.size()).isEqualTo(3);
         assertThat(batch.byteSize()).isEqualTo(8); // k1 v1 k2 v2; the tombstone weighs nothing

@@ -1,0 +1,133 @@
+package io.tributary.runtime.lambda;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.Tables;
+import io.tributary.ingest.PipelineControl;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.registry.ConnectionService;
+import io.tributary.registry.StreamDirectory;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * stream-api through the Lambda HTTP path: API Gateway v2 events (with the authorizer's identity) posted to Quarkus's
+ * mock event server, and the Lambda PipelineControl over fake AWS control-plane clients. Creating a stream over HTTP
+ * needs a Kafka broker for its start positions, which function builds do not have: streams are registered directly
+ * (RegisteredStreams) and the pipeline started like create does.
+ */
+@Tag("quarkus")
+@QuarkusTest
+@QuarkusTestResource(FakeAwsControlPlane.class)
+class StreamApiLambdaTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String STREAMS = "/api/2.0/feature-engineering/streams";
+
+    @Inject
+    StreamDirectory directory;
+    @Inject
+    ConnectionService connections;
+    @Inject
+    Tables tables;
+    @Inject
+    PipelineControl pipelines;
+    @Inject
+    LambdaPipelines lambdaPipelines;
+
+    @Test
+    void startRecordsTheMappingsAndDeleteOverHttpRemovesThemWithTheStream() throws Throwable {
+        RegisteredStreams.connection(connections, "api-test-kafka");
+        String definition = "{\"name\":\"main.api.tx\","
+                + "\"source_config\":{\"kafka_stream_config\":{\"subscription_mode\":{\"subscribe\":\"tx-eu,tx-us\"}}},"
+                + "\"connection_config\":{\"uc_connection_name\":\"api-test-kafka\"},"
+                + "\"schema_config\":{\"direct_schemas\":{\"payload_schema\":{\"json_schema\":\"{\\\"type\\\":\\\"string\\\"}\"}}},"
+                + "\"ingestion_config\":{\"ingestion_destination\":{\"delta_table_name\":\"main.api.tx_ingestion\"}}}";
+        PipelineSpec spec = RegisteredStreams.register(directory, tables, "api-test-kafka", "api", "tx", definition,
+                "NOT_CONFIGURED", Instant.now().truncatedTo(ChronoUnit.MILLIS),
+                Map.of(new PartitionKey("tx-eu", 0), 0L, new PartitionKey("tx-us", 0), 0L));
+        int before = FakeAwsControlPlane.LAMBDA.mappings.size();
+
+        assertThat(pipelines).isInstanceOf(LambdaPipelines.class);
+        pipelines.start(spec);
+
+        assertThat(FakeAwsControlPlane.LAMBDA.mappings.size() - before).isEqualTo(2);
+        assertThat(FakeAwsControlPlane.LAMBDA.aliases).contains("stream-" + spec.streamId());
+        assertThat(lambdaPipelines.mappingIds(spec.streamId())).hasSize(2)
+                .allSatisfy(id -> assertThat(FakeAwsControlPlane.LAMBDA.live).containsKey(id));
+
+        JsonNode got = call("GET", STREAMS + "/main.api.tx", null, "root");
+        assertThat(got.get("statusCode").asInt()).isEqualTo(200);
+        JsonNode stream = JSON.readTree(got.get("body").asText());
+        assertThat(stream.get("stream_id").asText()).isEqualTo(spec.streamId());
+        assertThat(stream.get("name").asText()).isEqualTo("main.api.tx");
+
+        JsonNode list = call("GET", STREAMS + "?catalog_name=main", "catalog_name=main", "root");
+        assertThat(list.get("statusCode").asInt()).isEqualTo(200);
+        assertThat(JSON.readTree(list.get("body").asText()).get("streams").findValuesAsText("name"))
+                .contains("main.api.tx");
+
+        java.util.List<String> ids = lambdaPipelines.mappingIds(spec.streamId());
+        JsonNode deleted = call("DELETE", STREAMS + "/main.api.tx", null, "root");
+        assertThat(deleted.get("statusCode").asInt()).isEqualTo(200);
+        assertThat(FakeAwsControlPlane.LAMBDA.deleted).containsAll(ids);
+        assertThat(FakeAwsControlPlane.LAMBDA.aliases).doesNotContain("stream-" + spec.streamId());
+        assertThat(lambdaPipelines.mappingIds(spec.streamId())).isEmpty();
+        assertThat(call("GET", STREAMS + "/main.api.tx", null, "root").get("statusCode").asInt()).isEqualTo(404);
+    }
+
+    @Test
+    void withoutAnAuthorizerIdentityTheCallerIsUnauthenticated() throws Exception {
+        JsonNode response = call("GET", STREAMS + "?catalog_name=main", "catalog_name=main", null);
+        assertThat(response.get("statusCode").asInt()).isEqualTo(401);
+        assertThat(JSON.readTree(response.get("body").asText()).get("error_code").asText()).isEqualTo("UNAUTHENTICATED");
+    }
+
+    @Test
+    void aMissingStreamIsNotFound() throws Exception {
+        JsonNode response = call("GET", STREAMS + "/main.api.nothing", null, "root");
+        assertThat(response.get("statusCode").asInt()).isEqualTo(404);
+        assertThat(JSON.readTree(response.get("body").asText()).get("error_code").asText())
+                .isEqualTo("RESOURCE_DOES_NOT_EXIST");
+    }
+
+    /** Posts an API Gateway HTTP API (payload 2.0) event; {@code subject} is the JWT authorizer's sub claim. */
+    private static JsonNode call(String method, String pathAndQuery, String query, String subject) throws Exception {
+        String path = pathAndQuery.contains("?") ? pathAndQuery.substring(0, pathAndQuery.indexOf('?')) : pathAndQuery;
+        ObjectNode event = JSON.createObjectNode();
+        event.put("version", "2.0");
+        event.put("routeKey", "ANY /api/{proxy+}");
+        event.put("rawPath", path);
+        event.put("rawQueryString", query == null ? "" : query);
+        if (query != null) {
+            ObjectNode params = event.putObject("queryStringParameters");
+            for (String pair : query.split("&")) {
+                String[] kv = pair.split("=", 2);
+                params.put(kv[0], kv[1]);
+            }
+        }
+        event.putObject("headers").put("accept", "application/json").put("host", "api.example.com");
+        ObjectNode context = event.putObject("requestContext");
+        context.put("requestId", "test-" + System.nanoTime());
+        context.put("stage", "$default");
+        context.putObject("http").put("method", method).put("path", path).put("protocol", "HTTP/1.1")
+                .put("sourceIp", "127.0.0.1");
+        if (subject != null) {
+            context.putObject("authorizer").putObject("jwt").putObject("claims").put("sub", subject);
+        }
+        event.put("isBase64Encoded", false);
+        String response = given().contentType("application/json").body(JSON.writeValueAsString(event))
+                .when().post("/_lambda_").then().extract().asString();
+        return JSON.readTree(response);
+    }
+}

@@ -1,0 +1,70 @@
+package io.tributary.runtime.lambda;
+
+import io.quarkus.vertx.VertxContextSupport;
+import io.tributary.delta.Tables;
+import io.tributary.ingest.CommitResult;
+import io.tributary.ingest.MicroBatch;
+import io.tributary.ingest.OpenedIngester;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.SourceRecord;
+import io.tributary.registry.StreamDirectory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+/**
+ * Ingests one Kafka event into its stream's table with the exactly-once core ({@link io.tributary.ingest
+ * .StreamIngester}). The ingester of each stream stays warm across invocations of the same execution environment:
+ * its table positions are then known and the registry is not read again. Any failure discards it, so the retried
+ * batch starts from what the table says.
+ */
+@ApplicationScoped
+public class StreamIngestion {
+
+    @Inject
+    StreamDirectory directory;
+    @Inject
+    Tables tables;
+
+    private final Map<String, Warm> warm = new ConcurrentHashMap<>();
+
+    private record Warm(OpenedIngester opened, Predicate<SourceRecord> subscribed) {}
+
+    /** What one invocation did. {@code tableVersion} is empty when the table already had every record. */
+    public record Outcome(String streamId, int records, long rowsAdded, Optional<Long> tableVersion) {}
+
+    /**
+     * Called on the Lambda handler thread (no Vert.x context): the registry is read through
+     * {@link VertxContextSupport#subscribeAndAwait}. Throws on any storage or registry error, so the mapping redelivers
+     * the whole batch.
+     */
+    public Outcome ingest(String streamId, KafkaEvent event) {
+        Warm stream = warm.computeIfAbsent(streamId, this::open);
+        MicroBatch batch = event.microBatch(stream.subscribed());
+        try {
+            Optional<CommitResult> result = stream.opened().ingester().ingest(batch);
+            return new Outcome(streamId, batch.size(), result.map(CommitResult::rows).orElse(0L),
+                    result.map(CommitResult::tableVersion));
+        } catch (RuntimeException e) {
+            warm.remove(streamId, stream);
+            throw e;
+        }
+    }
+
+    private Warm open(String streamId) {
+        PipelineSpec spec;
+        try {
+            spec = VertxContextSupport.subscribeAndAwait(() -> directory.byId(streamId))
+                    .orElseThrow(() -> new IllegalStateException("stream " + streamId + " is not registered: it was "
+                            + "deleted, or the event source mapping points at a stale alias; delete that mapping"));
+        } catch (IllegalStateException e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot read stream " + streamId + " from the registry", e);
+        }
+        return new Warm(OpenedIngester.open(tables, spec), Subscribed.by(spec.subscription()));
+    }
+}

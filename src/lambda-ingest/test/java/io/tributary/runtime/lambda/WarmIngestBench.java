@@ -1,0 +1,78 @@
+package io.tributary.runtime.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.Tables;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.registry.ConnectionService;
+import io.tributary.registry.StreamDirectory;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * By-hand benchmark, not part of the suite (no *Test name): the warm ingest invocation for a ~6 MB Kafka event, the
+ * handler's work after the alias lookup (parse the event bytes, decode, write Parquet, commit). Run with
+ * {@code ./mvnw -o verify -Dfunction=ingest -Dtest=WarmIngestBench -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@Tag("quarkus")
+@QuarkusTest
+class WarmIngestBench {
+    private static final int PARTITIONS = 6;
+    private static final int RECORDS = 30_000;
+
+    @Inject
+    StreamIngestion ingestion;
+    @Inject
+    StreamDirectory directory;
+    @Inject
+    ConnectionService connections;
+    @Inject
+    Tables tables;
+
+    @Test
+    void warmInvocationOfASixMegabyteEvent() throws Throwable {
+        IngestFixtures.connection(connections, "bench-kafka");
+        Map<PartitionKey, Long> start = new HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            start.put(new PartitionKey("bench", p), 0L);
+        }
+        PipelineSpec spec = IngestFixtures.stream(directory, tables, "bench-kafka", "bench", "b",
+                "{\"subscribe\":\"bench\"}", start);
+        List<Long> millis = new ArrayList<>();
+        for (int round = 0; round < 6; round++) {
+            byte[] event = event(round).getBytes(StandardCharsets.UTF_8);
+            long t0 = System.nanoTime();
+            StreamIngestion.Outcome outcome = ingestion.ingest(spec.streamId(), KafkaEvent.parse(event));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(outcome.rowsAdded()).isEqualTo(RECORDS);
+            System.out.printf("BENCH round %d: event %.2f MB, %d records, %d ms%s%n", round, event.length / 1e6,
+                    RECORDS, ms, round == 0 ? " (cold: opens the table, JIT)" : "");
+            if (round > 0) {
+                millis.add(ms);
+            }
+        }
+        System.out.printf("BENCH warm invocations (ms): %s%n", millis);
+    }
+
+    private static String event(int round) {
+        List<IngestFixtures.Rec> records = new ArrayList<>(RECORDS);
+        int perPartition = RECORDS / PARTITIONS;
+        for (int p = 0; p < PARTITIONS; p++) {
+            for (int i = 0; i < perPartition; i++) {
+                long offset = (long) round * perPartition + i;
+                records.add(new IngestFixtures.Rec("bench", p, offset, 1_700_000_000_000L + offset,
+                        "key-" + p + "-" + offset, "{\"id\":\"tx-" + p + "-" + offset + "-abcdefghijklmnopqrstuvwxyz\","
+                                + "\"amount\":" + (offset % 1000) + ".25}"));
+            }
+        }
+        return IngestFixtures.mskEvent(records);
+    }
+}

@@ -1,0 +1,25 @@
+package io.tributary.ingest;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.Tables;
+import io.tributary.schema.SideSchema;
+import io.tributary.schema.StreamSchema;
+
+/**
+ * A stream's table, opened, and a fresh ingester over it. One construction for every runtime (the server's pipelines
+ * and the ingest function), so both decode and commit a stream the same way. With a schema registry, opening fetches
+ * the subject's latest version, so reopening after a failure also picks up new versions.
+ */
+public record OpenedIngester(DeltaTable table, StreamIngester ingester) {
+
+    /** @throws io.tributary.delta.NoSuchTableException when the stream's table has no Delta log */
+    public static OpenedIngester open(Tables tables, PipelineSpec spec) {
+        StreamSchema schema = StreamSchema.of(
+                SideSchema.compile(spec.keySchema(), "schema_config.key_schema"),
+                SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"));
+        DeltaTable table = tables.open(spec.tableLocation());
+        // The schema-aware constructor evolves the table to new compatible registry versions as messages name them.
+        StreamIngester ingester = new StreamIngester(table, schema);
+        return new OpenedIngester(table, ingester);
+    }
+}
