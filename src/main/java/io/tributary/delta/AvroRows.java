@@ -1,21 +1,6 @@
 package io.tributary.delta;
 
-import io.delta.kernel.types.ArrayType;
-import io.delta.kernel.types.BinaryType;
-import io.delta.kernel.types.BooleanType;
-import io.delta.kernel.types.DataType;
-import io.delta.kernel.types.DateType;
-import io.delta.kernel.types.DecimalType;
-import io.delta.kernel.types.DoubleType;
-import io.delta.kernel.types.FloatType;
-import io.delta.kernel.types.IntegerType;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.MapType;
-import io.delta.kernel.types.StringType;
-import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
-import io.delta.kernel.types.TimestampNTZType;
-import io.delta.kernel.types.TimestampType;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -27,9 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
@@ -40,56 +23,9 @@ import org.apache.avro.generic.GenericRecord;
 final class AvroRows {
     private AvroRows() {}
 
+    /** The same mapping the backfill writes with, so a rewritten file has the columns the log declares. */
     static Schema schema(StructType struct) {
-        return record(struct, "row");
-    }
-
-    private static Schema record(StructType struct, String name) {
-        SchemaBuilder.FieldAssembler<Schema> fields = SchemaBuilder.record(name).namespace("io.tributary.compaction").fields();
-        for (StructField f : struct.fields()) {
-            Schema t = type(f.getDataType(), name + "_" + f.getName());
-            fields = fields.name(f.getName()).type(f.isNullable() ? nullable(t) : t).noDefault();
-        }
-        return fields.endRecord();
-    }
-
-    private static Schema nullable(Schema s) {
-        return Schema.createUnion(Schema.create(Schema.Type.NULL), s);
-    }
-
-    private static Schema type(DataType t, String name) {
-        if (t instanceof BooleanType) {
-            return Schema.create(Schema.Type.BOOLEAN);
-        } else if (t instanceof IntegerType) {
-            return Schema.create(Schema.Type.INT);
-        } else if (t instanceof LongType) {
-            return Schema.create(Schema.Type.LONG);
-        } else if (t instanceof FloatType) {
-            return Schema.create(Schema.Type.FLOAT);
-        } else if (t instanceof DoubleType) {
-            return Schema.create(Schema.Type.DOUBLE);
-        } else if (t instanceof StringType) {
-            return Schema.create(Schema.Type.STRING);
-        } else if (t instanceof BinaryType) {
-            return Schema.create(Schema.Type.BYTES);
-        } else if (t instanceof DateType) {
-            return LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT));
-        } else if (t instanceof TimestampType) {
-            return LogicalTypes.timestampMicros().addToSchema(Schema.create(Schema.Type.LONG));
-        } else if (t instanceof TimestampNTZType) {
-            return LogicalTypes.localTimestampMicros().addToSchema(Schema.create(Schema.Type.LONG));
-        } else if (t instanceof DecimalType d) {
-            return LogicalTypes.decimal(d.getPrecision(), d.getScale()).addToSchema(Schema.create(Schema.Type.BYTES));
-        } else if (t instanceof StructType s) {
-            return record(s, name);
-        } else if (t instanceof ArrayType a) {
-            Schema e = type(a.getElementType(), name + "_element");
-            return Schema.createArray(a.containsNull() ? nullable(e) : e);
-        } else if (t instanceof MapType m && m.getKeyType() instanceof StringType) {
-            Schema v = type(m.getValueType(), name + "_value");
-            return Schema.createMap(m.isValueContainsNull() ? nullable(v) : v);
-        }
-        throw new IllegalArgumentException("column " + name + ": type " + t + " cannot be rewritten");
+        return AvroRowSchema.of(struct);
     }
 
     @SuppressWarnings("unchecked")
