@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Ingestion benchmark (issue #3): catch-up throughput against a plain KafkaConsumer, freshness at 5k records/s and
 # peak heap. The broker runs in its own JVM so that only the ingesting JVM's heap is measured.
-# Usage: bench/ingest/run.sh [records]   (default 1,000,000)
+# Usage: bench/ingest/run.sh [records]   (default 1,000,000); BENCH_COLD=1 measures the first stream of a fresh JVM
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS="${1:-1000000}"
