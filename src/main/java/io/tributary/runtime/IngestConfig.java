@@ -27,4 +27,13 @@ public interface IngestConfig {
     @WithDefault("30s")
     @WithConverter(DurationConverter.class)
     Duration topicRefresh();
+
+    /**
+     * A stream that has read nothing for this long closes its Kafka consumer; the server then watches its partitions'
+     * end offsets (one request per connection for all idle streams) and reopens it when records arrive. This is what
+     * lets one server hold thousands of mostly quiet streams.
+     */
+    @WithDefault("60s")
+    @WithConverter(DurationConverter.class)
+    Duration idleTimeout();
 }

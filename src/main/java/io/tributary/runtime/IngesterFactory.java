@@ -9,5 +9,8 @@ interface IngesterFactory {
 
     Opened open(PipelineSpec spec);
 
+    /** The stream's table alone, for reading where it stands. */
+    DeltaTable table(PipelineSpec spec);
+
     record Opened(DeltaTable table, StreamIngester ingester) {}
 }

@@ -17,8 +17,9 @@ import java.util.concurrent.ConcurrentMap;
 import org.jboss.logging.Logger;
 
 /**
- * The all-in-one server's pipelines: one consumer per stream in this process. The server that handles an API call
- * acts here synchronously and tells the other servers through the lifecycle channel.
+ * The all-in-one server's pipelines: every registered stream has one here, which holds a consumer only while records
+ * flow ({@link IdleWatch} wakes idle ones). The server that handles an API call acts here synchronously and tells the
+ * other servers through the lifecycle channel.
  */
 @ApplicationScoped
 public class ServerPipelines implements PipelineControl, IngestionStatusSource {
@@ -32,6 +33,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     private final IngesterFactory ingesters;
     private final MeterRegistry registry;
     private final LifecycleEmitter lifecycle;
+    private final IdleWatch idleWatch;
 
     @Inject
     ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle) {
@@ -39,6 +41,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
         this.ingesters = new TableIngesters(tables);
         this.registry = registry;
         this.lifecycle = lifecycle;
+        this.idleWatch = new IdleWatch(settings);
     }
 
     @Override
@@ -59,13 +62,17 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
         return pipeline == null ? Optional.empty() : Optional.of(pipeline.status());
     }
 
-    /** Starts the stream's pipeline in this process unless it already runs here. */
+    /**
+     * Starts the stream's pipeline in this process unless it already runs here. It starts idle: the watch reads where
+     * its table stands and opens a consumer as soon as records wait, so starting thousands of streams at once opens
+     * no consumer for the quiet ones.
+     */
     void startHere(PipelineSpec spec) {
         pipelines.computeIfAbsent(spec.streamId(), id -> {
             PipelineStatus status = new PipelineStatus();
             StreamPipeline pipeline = new StreamPipeline(spec, settings, ingesters, status,
                     new PipelineMetrics(registry, spec.streamName(), status));
-            pipeline.start();
+            idleWatch.watch(pipeline);
             LOG.infof("started ingesting %s into %s", spec.streamName(), spec.tableLocation());
             return pipeline;
         });
@@ -87,6 +94,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
         stoppedAt.put(streamId, System.currentTimeMillis());
         StreamPipeline pipeline = pipelines.remove(streamId);
         if (pipeline != null) {
+            idleWatch.forget(pipeline);
             pipeline.stop();
             LOG.infof("stopped ingesting %s", pipeline.spec().streamName());
         }
@@ -97,6 +105,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     }
 
     void onShutdown(@Observes ShutdownEvent event) {
+        idleWatch.close();
         for (String id : new ArrayList<>(pipelines.keySet())) {
             stopHere(id);
         }

@@ -18,9 +18,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -39,6 +39,11 @@ import org.jboss.logging.Logger;
  *
  * <p>Any failure (Kafka, storage) closes the consumer, marks the stream FAILED and starts over after a backoff: the
  * table is reopened and every partition seeks to the table's position, so nothing is lost or doubled.
+ *
+ * <p>A pipeline that has read nothing for {@link PipelineSettings#idleTimeout()} goes idle: it closes its consumer,
+ * its threads end, and it remembers where it stands ({@link #idlePositions()}). {@link IdleWatch} compares that with
+ * the partitions' end offsets and {@link #activate() activates} it again when records arrive. A server with thousands
+ * of quiet streams therefore holds no consumer, connection or thread for them.
  */
 final class StreamPipeline {
 
@@ -46,16 +51,23 @@ final class StreamPipeline {
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(15);
     private static final long MAX_BACKOFF_MS = 30_000;
     private static final Duration STALL_AFTER = Duration.ofSeconds(30);
+    private static final Duration JOIN_GRACE = Duration.ofSeconds(30);
 
     private final PipelineSpec spec;
     private final PipelineSettings settings;
     private final IngesterFactory ingesters;
     private final PipelineStatus status;
     private final PipelineMetrics metrics;
-    private final Thread consumerThread;
-    private final ExecutorService writer;
+    private final ThreadPoolExecutor writer;
     private final Object sleeper = new Object();
+    private final Object lifecycle = new Object();
+    /** The thread of the current activation; guarded by {@link #lifecycle}. */
+    private Thread consumerThread;
+    private volatile boolean active;
+    private volatile int activations;
     private volatile boolean stopping;
+    /** Next offset per partition while idle: the table's positions, or further where the consumer skipped markers. */
+    private volatile Map<PartitionKey, Long> idlePositions;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile StreamIngester ingester;
 
@@ -66,26 +78,95 @@ final class StreamPipeline {
         this.ingesters = ingesters;
         this.status = status;
         this.metrics = metrics;
-        this.consumerThread = new Thread(this::run, "tributary-consume-" + spec.streamId());
-        this.consumerThread.setDaemon(true);
-        this.writer = Executors.newSingleThreadExecutor(r -> {
+        // The writer thread ends soon after its last batch, so an idle pipeline holds no thread.
+        this.writer = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "tributary-write-" + spec.streamId());
             t.setDaemon(true);
             return t;
         });
+        this.writer.allowCoreThreadTimeOut(true);
     }
 
     PipelineSpec spec() {
         return spec;
     }
 
+    /** Starts reading now. */
     void start() {
-        consumerThread.start();
+        activate();
+    }
+
+    /**
+     * Starts a consumer thread unless one runs or the pipeline has stopped.
+     *
+     * @return whether a thread was started
+     */
+    boolean activate() {
+        synchronized (lifecycle) {
+            if (stopping || active) {
+                return false;
+            }
+            active = true;
+            activations++;
+            Thread t = new Thread(this::run, "tributary-consume-" + spec.streamId());
+            t.setDaemon(true);
+            consumerThread = t;
+            t.start();
+            return true;
+        }
+    }
+
+    /** True while no consumer runs: never started, or gone idle. */
+    boolean idle() {
+        return !active && !stopping;
+    }
+
+    /** How often a consumer was started: once per stretch of records after idling. */
+    int activations() {
+        return activations;
+    }
+
+    /** Where an idle pipeline stands; null until it has read its table (a pipeline started idle). */
+    Map<PartitionKey, Long> idlePositions() {
+        return idlePositions;
+    }
+
+    /**
+     * For a pipeline that has not run yet: reads where the table stands (and its status for GET), so
+     * {@link IdleWatch} can tell whether records wait without starting a consumer.
+     */
+    void loadIdlePositions() {
+        DeltaTable table = ingesters.table(spec);
+        Map<PartitionKey, Long> positions = table.positions();
+        status.opened(table.status(), positions);
+        if (idlePositions == null) {
+            idlePositions = Map.copyOf(positions);
+        }
+    }
+
+    /** End offsets an idle stream's partitions have, as {@link IdleWatch} found them: they keep its lag current. */
+    void idleEndOffsets(Map<PartitionKey, Long> ends) {
+        status.endOffsets(ends);
+        ends.keySet().forEach(metrics::lagGauge);
+        if (idle()) {
+            status.running();
+        }
+    }
+
+    /** Kafka could not be asked whether records wait: the stream is FAILED until it can. */
+    void idleCheckFailed(String why) {
+        if (idle()) {
+            status.failed(why);
+        }
     }
 
     /** Returns once both threads are done: no write of this pipeline can land afterwards. */
     void stop() {
-        stopping = true;
+        Thread running;
+        synchronized (lifecycle) {
+            stopping = true;
+            running = consumerThread;
+        }
         StreamIngester current = ingester;
         if (current != null) {
             current.cancel();
@@ -97,7 +178,9 @@ final class StreamPipeline {
         synchronized (sleeper) {
             sleeper.notifyAll();
         }
-        joinUninterruptibly(consumerThread);
+        if (running != null) {
+            joinUninterruptibly(running);
+        }
         writer.shutdown();
         boolean interrupted = false;
         while (true) {
@@ -121,42 +204,52 @@ final class StreamPipeline {
 
     private void run() {
         long backoffMs = 1000;
-        while (!stopping) {
-            try {
-                runOnce();
-                backoffMs = 1000;
-            } catch (Throwable failure) {
-                if (stopping) {
-                    break;
+        try {
+            while (!stopping) {
+                try {
+                    if (runOnce()) {
+                        LOG.debugf("stream %s is idle; its consumer is closed until records arrive",
+                                spec.streamName());
+                        return;
+                    }
+                    backoffMs = 1000;
+                } catch (Throwable failure) {
+                    if (stopping) {
+                        break;
+                    }
+                    String why = FailureMessages.describe(failure, spec.kafkaProperties());
+                    status.failed(why);
+                    LOG.warnf("stream %s failed, retrying in %d ms: %s", spec.streamName(), backoffMs, why);
+                    sleep(backoffMs);
+                    backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
                 }
-                String why = FailureMessages.describe(failure, spec.kafkaProperties());
-                status.failed(why);
-                LOG.warnf("stream %s failed, retrying in %d ms: %s", spec.streamName(), backoffMs, why);
-                sleep(backoffMs);
-                backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
             }
+        } finally {
+            active = false;
         }
     }
 
-    private void runOnce() throws Exception {
+    /** One consumer's life; true when it ended because the stream went idle. */
+    private boolean runOnce() throws Exception {
         IngesterFactory.Opened opened = ingesters.open(spec);
         ingester = opened.ingester();
         if (stopping) {
             ingester.cancel();
-            return;
+            return false;
         }
         status.opened(opened.table().status(), ingester.positions());
         ingester.positions().keySet().forEach(metrics::lagGauge);
         try (KafkaConsumer<byte[], byte[]> c = KafkaConsumers.create(spec, settings)) {
             consumer = c;
             if (stopping) {
-                return;
+                return false;
             }
-            new Session(c, opened.table(), ingester).run();
+            return new Session(c, opened.table(), ingester).run();
         } catch (WakeupException e) {
             if (!stopping) {
                 throw e;
             }
+            return false;
         } finally {
             consumer = null;
         }
@@ -175,6 +268,7 @@ final class StreamPipeline {
         private MicroBatch waiting;
         private long nextProbeNanos;
         private long nextRefreshNanos;
+        private long lastRecordNanos = System.nanoTime();
 
         Session(KafkaConsumer<byte[], byte[]> consumer, DeltaTable table, StreamIngester ingester) {
             this.consumer = consumer;
@@ -182,7 +276,8 @@ final class StreamPipeline {
             this.ingester = ingester;
         }
 
-        void run() throws Exception {
+        /** @return true when the stream went idle, false when it was stopped */
+        boolean run() throws Exception {
             try {
                 // Fails fast (and names the cause) when Kafka is unreachable or refuses the credentials.
                 consumer.listTopics(PROBE_TIMEOUT);
@@ -212,18 +307,51 @@ final class StreamPipeline {
                         }
                     }
                     maintain(now);
+                    if (inflight == null && waiting == null && batch.isEmpty() && idleSince(now)) {
+                        idlePositions = readPositions();
+                        return true;
+                    }
                 }
+                return false;
             } finally {
                 awaitWriter();
             }
+        }
+
+        /**
+         * Whether nothing was read for the idle timeout. Without partitions the session may still be joining its
+         * group (which can outlast a short idle timeout), so it waits longer before it gives up.
+         */
+        private boolean idleSince(long now) {
+            long quiet = now - lastRecordNanos;
+            long idle = settings.idleTimeout().toNanos();
+            return quiet >= idle && (quiet >= idle + JOIN_GRACE.toNanos() || !consumer.assignment().isEmpty());
+        }
+
+        /**
+         * The table's positions, moved past what the consumer skipped without a row (transaction markers, compacted
+         * offsets), so such offsets do not look like waiting records to {@link IdleWatch}.
+         */
+        private Map<PartitionKey, Long> readPositions() {
+            Map<PartitionKey, Long> at = new HashMap<>(ingester.positions());
+            for (TopicPartition tp : consumer.assignment()) {
+                try {
+                    at.merge(new PartitionKey(tp.topic(), tp.partition()), consumer.position(tp, PROBE_TIMEOUT),
+                            Math::max);
+                } catch (RuntimeException e) {
+                    // The table's position stands; at worst the watch wakes the stream once for nothing.
+                }
+            }
+            return Map.copyOf(at);
         }
 
         private void add(ConsumerRecords<byte[], byte[]> records) {
             if (records.isEmpty()) {
                 return;
             }
+            lastRecordNanos = System.nanoTime();
             if (batch.isEmpty()) {
-                batchOpenedNanos = System.nanoTime();
+                batchOpenedNanos = lastRecordNanos;
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 batch.add(new SourceRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value()));
@@ -340,6 +468,7 @@ final class StreamPipeline {
             List<TopicPartition> added = new ArrayList<>(existing);
             added.removeAll(current);
             consumer.assign(existing);
+            lastRecordNanos = System.nanoTime();
             if (waiting != null) {
                 consumer.pause(consumer.assignment());
             }
@@ -360,6 +489,8 @@ final class StreamPipeline {
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            // Joining the group can take longer than the idle timeout; idleness counts from having partitions.
+            lastRecordNanos = System.nanoTime();
             seekToTable(partitions);
             if (waiting != null) {
                 consumer.pause(partitions);

@@ -1,5 +1,6 @@
 package io.tributary.runtime;
 
+import io.tributary.delta.DeltaTable;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.OpenedIngester;
 import io.tributary.ingest.PipelineSpec;
@@ -17,5 +18,10 @@ final class TableIngesters implements IngesterFactory {
     public Opened open(PipelineSpec spec) {
         OpenedIngester opened = OpenedIngester.open(tables, spec);
         return new Opened(opened.table(), opened.ingester());
+    }
+
+    @Override
+    public DeltaTable table(PipelineSpec spec) {
+        return tables.open(spec.tableLocation());
     }
 }

@@ -37,6 +37,9 @@ public final class KafkaTestSupport implements AutoCloseable {
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException(e);
         }
+        // Producing before every partition's leader serves it can leave the idempotent producer retrying a rejected
+        // sequence until its delivery timeout, and the record is lost: wait until the partitions answer.
+        endOffsets(topic);
     }
 
     public void addPartitions(String topic, int totalPartitions) {
