@@ -57,9 +57,6 @@ final class IdleWatch implements AutoCloseable {
     void watch(StreamPipeline pipeline) {
         pipelines.add(pipeline);
         startThread();
-        synchronized (sleeper) {
-            sleeper.notifyAll();
-        }
     }
 
     void forget(StreamPipeline pipeline) {
@@ -115,8 +112,6 @@ final class IdleWatch implements AutoCloseable {
             while (!closed && (left = untilNanos - System.nanoTime()) > 0) {
                 try {
                     TimeUnit.NANOSECONDS.timedWait(sleeper, left);
-                    // A new stream was added: look at it now rather than at the end of the interval.
-                    return;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
