@@ -2,22 +2,25 @@
 # API latency benchmark: builds the all-in-one server (unless --no-build), starts it in local mode (embedded
 # PostgreSQL and Kafka under a temporary data directory; port 9092 must be free), registers STREAMS streams through
 # the API, then measures GET and list latency at RATE requests/s against a GET /q/health/ready baseline.
-#   bench/api/run.sh [--no-build]      env: STREAMS (10000), RATE (200), SECONDS (30), PORT (18090)
+#   bench/api/run.sh [--no-build]      env: STREAMS (10000), RATE (200), BENCH_SECONDS (30), PORT (18090),
+#   BENCH_DATA (a data directory of an earlier run to reuse: its streams are not registered again, and the server
+#   starts with them all registered, as after a restart)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 STREAMS=${STREAMS:-10000}
 RATE=${RATE:-200}
-SECONDS_PER_RUN=${SECONDS:-30}
+# Not SECONDS: bash keeps its own counter under that name.
+SECONDS_PER_RUN=${BENCH_SECONDS:-30}
 PORT=${PORT:-18090}
 if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
 fi
-WORK=$(mktemp -d /tmp/tributary-bench.XXXXXX)
+WORK=${BENCH_DATA:-$(mktemp -d /tmp/tributary-bench.XXXXXX)}
 TOKEN=bench-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 echo "server data and log in $WORK"
 (cd "$WORK" && exec env TRIBUTARY_LOCAL=true TRIBUTARY_AUTH_TOKENS="bench=$TOKEN" QUARKUS_HTTP_PORT="$PORT" \
   QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$WORK/warehouse" \
-  java -Xmx2g -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" > "$WORK/server.log" 2>&1) &
+  java -Xmx2g -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
 for _ in $(seq 1 180); do

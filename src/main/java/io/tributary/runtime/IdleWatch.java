@@ -71,8 +71,10 @@ final class IdleWatch implements AutoCloseable {
         }
         Thread t = thread;
         if (t != null) {
+            // A round may be stuck on a broker that is shutting down too; what it still activates after this is
+            // stopped by the caller, since activating a stopped pipeline does nothing.
             try {
-                t.join(TimeUnit.SECONDS.toMillis(20));
+                t.join(TimeUnit.SECONDS.toMillis(1));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

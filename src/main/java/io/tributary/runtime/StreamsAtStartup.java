@@ -3,7 +3,6 @@ package io.tributary.runtime;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
-import io.tributary.ingest.PipelineSpec;
 import io.tributary.registry.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -25,6 +24,7 @@ class StreamsAtStartup {
 
     static final String LIFECYCLE_TOPIC = "tributary.stream-lifecycle";
     private static final Logger LOG = Logger.getLogger(StreamsAtStartup.class);
+    private static final int PAGE = 500;
 
     private final ServerPipelines pipelines;
     private final StreamDirectory directory;
@@ -61,9 +61,17 @@ class StreamsAtStartup {
                     createLifecycleTopic();
                     topicReady = true;
                 }
-                List<PipelineSpec> specs = VertxContextSupport.subscribeAndAwait(directory::all);
-                specs.forEach(pipelines::startHere);
-                LOG.infof("started the pipelines of %d registered streams", specs.size());
+                int started = 0;
+                String after = null;
+                do {
+                    String from = after;
+                    StreamDirectory.Page page = VertxContextSupport.subscribeAndAwait(
+                            () -> directory.page(from, PAGE));
+                    page.specs().forEach(pipelines::startHere);
+                    started += page.specs().size();
+                    after = page.lastId();
+                } while (after != null);
+                LOG.infof("started the pipelines of %d registered streams", started);
                 return;
             } catch (Throwable e) {
                 LOG.warnf("starting the registered streams failed, retrying in %d ms: %s", backoff, e.getMessage());
