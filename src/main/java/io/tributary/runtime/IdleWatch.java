@@ -178,6 +178,9 @@ final class IdleWatch implements AutoCloseable {
         private long nextRefreshNanos;
         private long retryAtNanos;
         private long backoffNanos;
+        private Map<TopicPartition, Long> lastLatest = Map.of();
+        /** Idle streams found with nothing waiting, with the positions they had then. */
+        private final Map<StreamPipeline, Map<PartitionKey, Long>> settled = new HashMap<>();
 
         Cluster(Map<String, String> properties) {
             this.properties = properties;
@@ -203,7 +206,27 @@ final class IdleWatch implements AutoCloseable {
                 });
                 Map<TopicPartition, Long> latest = offsets(all, OffsetSpec.latest());
                 Map<TopicPartition, Long> earliest = offsets(unpositioned, OffsetSpec.earliest());
-                reads.forEach((pipeline, partitions) -> decide(pipeline, partitions, latest, earliest));
+                // Most idle streams see the same end offsets round after round: only look again at a stream when
+                // one of its partitions moved or it went idle anew (new positions).
+                Set<TopicPartition> moved = new HashSet<>();
+                latest.forEach((tp, end) -> {
+                    if (!end.equals(lastLatest.get(tp))) {
+                        moved.add(tp);
+                    }
+                });
+                lastLatest = latest;
+                settled.keySet().retainAll(reads.keySet());
+                reads.forEach((pipeline, partitions) -> {
+                    Map<PartitionKey, Long> at = pipeline.idlePositions();
+                    if (settled.get(pipeline) == at && partitions.stream().noneMatch(moved::contains)) {
+                        return;
+                    }
+                    if (decide(pipeline, partitions, latest, earliest)) {
+                        settled.remove(pipeline);
+                    } else {
+                        settled.put(pipeline, at);
+                    }
+                });
                 backoffNanos = 0;
             } catch (Exception e) {
                 Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
@@ -213,6 +236,7 @@ final class IdleWatch implements AutoCloseable {
                 }
                 String why = FailureMessages.describe(cause, properties);
                 idle.forEach(p -> p.idleCheckFailed(why));
+                settled.clear();
                 backoffNanos = Math.min(MAX_BACKOFF_NANOS, Math.max(TimeUnit.SECONDS.toNanos(1), backoffNanos * 2));
                 retryAtNanos = System.nanoTime() + backoffNanos;
                 closeAdmin();
@@ -220,7 +244,8 @@ final class IdleWatch implements AutoCloseable {
             }
         }
 
-        private void decide(StreamPipeline pipeline, List<TopicPartition> partitions,
+        /** Reports the stream's end offsets and activates it when records wait; true when it did. */
+        private boolean decide(StreamPipeline pipeline, List<TopicPartition> partitions,
                 Map<TopicPartition, Long> latest, Map<TopicPartition, Long> earliest) {
             Map<PartitionKey, Long> at = pipeline.idlePositions();
             Map<PartitionKey, Long> ends = new HashMap<>();
@@ -241,6 +266,7 @@ final class IdleWatch implements AutoCloseable {
             if (waiting) {
                 pipeline.activate();
             }
+            return waiting;
         }
 
         /** The partitions each idle stream reads now; topic metadata is refreshed every topic-refresh. */

@@ -47,6 +47,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     @Override
     public void start(PipelineSpec spec) {
         startHere(spec);
+        LOG.infof("started ingesting %s into %s", spec.streamName(), spec.tableLocation());
         lifecycle.emit(spec.streamId(), LifecycleEvent.Action.STARTED);
     }
 
@@ -73,7 +74,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
             StreamPipeline pipeline = new StreamPipeline(spec, settings, ingesters, status,
                     new PipelineMetrics(registry, spec.streamName(), status));
             idleWatch.watch(pipeline);
-            LOG.infof("started ingesting %s into %s", spec.streamName(), spec.tableLocation());
+            LOG.debugf("started ingesting %s into %s", spec.streamName(), spec.tableLocation());
             return pipeline;
         });
     }

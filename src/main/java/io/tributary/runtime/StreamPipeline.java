@@ -342,7 +342,8 @@ final class StreamPipeline {
                     // The table's position stands; at worst the watch wakes the stream once for nothing.
                 }
             }
-            return Map.copyOf(at);
+            // A fresh instance each time: IdleWatch tells a new idle period from the last one by identity.
+            return java.util.Collections.unmodifiableMap(at);
         }
 
         private void add(ConsumerRecords<byte[], byte[]> records) {
