@@ -33,9 +33,12 @@ final class ParallelFiles {
 
     private ParallelFiles() {}
 
-    /** How many files of one batch are worth writing at once on this machine. */
+    /**
+     * How many files of one batch are worth writing at once on this machine; the system property
+     * {@code tributary.ingest.parallel-files} overrides it (1 turns parallel files off, for comparisons).
+     */
     static int parallelism() {
-        return CORES;
+        return Math.max(1, Integer.getInteger("tributary.ingest.parallel-files", CORES));
     }
 
     /**
