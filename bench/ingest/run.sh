@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Ingestion benchmark (issue #3): catch-up throughput against a plain KafkaConsumer, freshness at 5k records/s and
 # peak heap. The broker runs in its own JVM so that only the ingesting JVM's heap is measured.
-# Usage: bench/ingest/run.sh [records]   (default 1,000,000); BENCH_COLD=1 measures the first stream of a fresh JVM
+# Usage: bench/ingest/run.sh [records]   (default 1,000,000); BENCH_COLD=1 measures the first stream of a fresh JVM;
+# BENCH_JAVA_OPTS adds options to the measuring JVM (e.g. a JFR recording), BENCH_NO_FRESHNESS=1 skips freshness.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS="${1:-1000000}"
@@ -26,5 +27,6 @@ done
 grep -q "broker ready" "$WORK/broker.log" || { cat "$WORK/broker.log"; exit 1; }
 
 java -Xmx512m "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.runtime.IngestBench fill "$BOOTSTRAP" bench "$RECORDS"
-java -Xmx512m "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.runtime.IngestBench run "$BOOTSTRAP" bench "$RECORDS" \
+# shellcheck disable=SC2086
+java -Xmx512m "${JAVA_OPTS[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" io.tributary.runtime.IngestBench run "$BOOTSTRAP" bench "$RECORDS" \
   "$WORK/warehouse" 2>&1 | grep -v " WARN "

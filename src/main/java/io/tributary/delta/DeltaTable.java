@@ -14,7 +14,10 @@ public interface DeltaTable {
     /** The next offset to ingest per partition, as the latest commit records it. */
     Map<PartitionKey, Long> positions();
 
-    /** Writes rows (of the table's row schema) into one Parquet file with statistics. Not committed yet. */
+    /**
+     * Writes rows (of the table's row schema) into one Parquet file with statistics. Not committed yet. Several threads
+     * may write files of one table at once.
+     */
     DataFile writeDataFile(Iterable<GenericRecord> rows);
 
     /**

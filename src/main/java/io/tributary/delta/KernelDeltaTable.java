@@ -41,10 +41,15 @@ final class KernelDeltaTable implements DeltaTable {
     private final KernelTables tables;
     private final String path;
     private final Map<Schema, StructType> checkedRowSchemas = new ConcurrentHashMap<>();
+    private final DictionaryChoices dictionaries = new DictionaryChoices();
 
     KernelDeltaTable(KernelTables tables, String path) {
         this.tables = tables;
         this.path = path;
+    }
+
+    DictionaryChoices dictionaries() {
+        return dictionaries;
     }
 
     @Override
@@ -82,7 +87,7 @@ final class KernelDeltaTable implements DeltaTable {
                 return it.next();
             }
         };
-        return tables.dataFiles().write(path, first.getSchema(), schema, all);
+        return tables.dataFiles().write(path, first.getSchema(), schema, all, dictionaries);
     }
 
     private StructType checkRowSchema(Schema rowSchema) {

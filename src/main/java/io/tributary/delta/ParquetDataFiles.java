@@ -45,10 +45,19 @@ final class ParquetDataFiles {
     }
 
     DataFile write(String tableRoot, Schema rowSchema, StructType deltaSchema, Iterable<GenericRecord> rows) {
+        return write(tableRoot, rowSchema, deltaSchema, rows, new DictionaryChoices());
+    }
+
+    /** @param dictionaries the table's column encodings learned so far; learns from this file too */
+    DataFile write(String tableRoot, Schema rowSchema, StructType deltaSchema, Iterable<GenericRecord> rows,
+            DictionaryChoices dictionaries) {
         String name = "part-00000-" + UUID.randomUUID() + "-c000.snappy.parquet";
         FileStatistics stats = new FileStatistics(rowSchema, deltaSchema);
         MemoryOutputFile out = new MemoryOutputFile(name);
-        try (ParquetWriter<GenericRecord> writer = AvroParquetWriter.<GenericRecord>builder(out)
+        AvroParquetWriter.Builder<GenericRecord> builder = AvroParquetWriter.<GenericRecord>builder(out);
+        boolean relearn = dictionaries.apply(builder);
+        ParquetWriter<GenericRecord> written;
+        try (ParquetWriter<GenericRecord> writer = builder
                 .withSchema(fileSchema(rowSchema))
                 .withDataModel(dataModel())
                 // Three-level lists are what Spark and Kernel read; parquet-avro's default is the legacy two-level.
@@ -58,6 +67,7 @@ final class ParquetDataFiles {
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withRowGroupSize(ROW_GROUP_BYTES)
                 .build()) {
+            written = writer;
             for (GenericRecord row : rows) {
                 writer.write(row);
                 stats.add(row);
@@ -65,6 +75,7 @@ final class ParquetDataFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("writing a Parquet file for " + tableRoot + " failed", e);
         }
+        dictionaries.learn(written.getFooter(), relearn);
         byte[] bytes = out.bytes();
         try {
             storage.put(tableRoot + "/" + name, bytes);

@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +56,37 @@ final class Pending {
             ranges.put(e.getKey(), new OffsetRange(from, list.get(list.size() - 1).offset() + 1));
         }
         return ranges;
+    }
+
+    /**
+     * The records cut into {@code parts} runs of nearly equal size, in order: each part is a list of runs of one
+     * partition (views, nothing copied). Every part but the last holds exactly the ceiling of size / parts records; the
+     * last may hold fewer, and fewer than {@code parts} parts come back when there are too few records.
+     */
+    List<List<List<SourceRecord>>> split(int parts) {
+        List<List<List<SourceRecord>>> result = new ArrayList<>(parts);
+        List<List<SourceRecord>> current = new ArrayList<>();
+        int filled = 0;
+        int target = (size + parts - 1) / parts;
+        for (List<SourceRecord> list : partitions.values()) {
+            int from = 0;
+            while (from < list.size()) {
+                boolean last = result.size() == parts - 1;
+                int take = last ? list.size() - from : Math.min(list.size() - from, target - filled);
+                current.add(from == 0 && take == list.size() ? list : list.subList(from, from + take));
+                from += take;
+                filled += take;
+                if (!last && filled == target) {
+                    result.add(current);
+                    current = new ArrayList<>();
+                    filled = 0;
+                }
+            }
+        }
+        if (!current.isEmpty()) {
+            result.add(current);
+        }
+        return result;
     }
 
     private static int firstAtOrAbove(List<SourceRecord> list, long offset) {

@@ -27,14 +27,15 @@ final class Rows implements Iterable<GenericRecord> {
     private final Schema rowSchema;
     private final Decoder keyDecoder;
     private final Decoder valueDecoder;
-    private final Pending pending;
+    private final List<List<SourceRecord>> lists;
     private long decodeFailures;
 
-    Rows(Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder, Pending pending) {
+    /** @param lists runs of records of one partition each, in offset order */
+    Rows(Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder, List<List<SourceRecord>> lists) {
         this.rowSchema = rowSchema;
         this.keyDecoder = keyDecoder;
         this.valueDecoder = valueDecoder;
-        this.pending = pending;
+        this.lists = lists;
     }
 
     /** Decode failures (key and value counted apart) of the last complete iteration. */
@@ -45,7 +46,7 @@ final class Rows implements Iterable<GenericRecord> {
     @Override
     public Iterator<GenericRecord> iterator() {
         decodeFailures = 0;
-        Iterator<List<SourceRecord>> lists = pending.partitions.values().iterator();
+        Iterator<List<SourceRecord>> lists = this.lists.iterator();
         return new Iterator<>() {
             private List<SourceRecord> list = List.of();
             private int index;

@@ -8,6 +8,7 @@ import io.tributary.delta.PositionConflictException;
 import io.tributary.schema.Decoder;
 import io.tributary.schema.StreamSchema;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,10 +30,22 @@ public final class StreamIngester {
     /** Beyond this many lost races in a row something else is wrong; failing lets the runtime back off. */
     private static final int MAX_ATTEMPTS = 50;
 
+    /**
+     * Below this many records a batch is one file: small files cost readers more than the write saves. At the default
+     * 100,000-record batch a catch-up writes two files in parallel on two cores.
+     */
+    static final int MIN_ROWS_PER_PARALLEL_FILE = 25_000;
+
     private final DeltaTable table;
     private Schema rowSchema;
     private Decoder keyDecoder;
     private Decoder valueDecoder;
+    /**
+     * Decoders of the files written beside the first, index i for the (i+1)-th file; decoders are not thread-safe, so
+     * each concurrently written file has its own. Empty, and kept empty, when the caller gave fixed decoders.
+     */
+    private final List<Decoder[]> extraDecoders = new ArrayList<>();
+    private int parallelism = 1;
     /** Null when the caller gave fixed decoders: then the table's schema never changes. */
     private StreamSchema schema;
     private volatile Map<PartitionKey, Long> positions;
@@ -72,6 +85,7 @@ public final class StreamIngester {
     private StreamIngester(DeltaTable table, StreamSchema matched, boolean evolving) {
         this(table, matched.rowSchema(), matched.keySide().newDecoder(), matched.valueSide().newDecoder());
         this.schema = matched;
+        this.parallelism = ParallelFiles.parallelism();
     }
 
     /** The next offset to ingest per partition, as of this writer's last commit or conflict. */
@@ -97,15 +111,19 @@ public final class StreamIngester {
         Map<PartitionKey, Long> known = positions;
         Pending pending = Pending.of(batch.partitions(), known);
         List<DataFile> files = null;
-        Rows rows = null;
+        long decodeFailures = 0;
         for (int attempt = 1; ; attempt++) {
             if (pending.isEmpty()) {
                 return Optional.empty();
             }
             if (files == null) {
                 evolve(pending);
-                rows = new Rows(rowSchema, keyDecoder, valueDecoder, pending);
-                files = List.of(table.writeDataFile(rows));
+                List<Rows> parts = rows(pending);
+                files = ParallelFiles.write(table, parts);
+                decodeFailures = 0;
+                for (Rows part : parts) {
+                    decodeFailures += part.decodeFailures();
+                }
             }
             Map<PartitionKey, OffsetRange> ranges = pending.ranges(known);
             hook.beforeCommit();
@@ -137,8 +155,45 @@ public final class StreamIngester {
             ranges.forEach((key, range) -> after.put(key, range.next()));
             positions = Map.copyOf(after);
             return Optional.of(new CommitResult(version, Instant.now(), pending.size, bytes(pending),
-                    rows.decodeFailures(), commitNanos, positions, pending.partitions.values()));
+                    decodeFailures, commitNanos, positions, pending.partitions.values()));
         }
+    }
+
+    /**
+     * The pending records as the rows of one file per part: one part unless the batch is large enough and the machine
+     * has cores to spare, when decoding and Parquet encoding (the bulk of ingestion's CPU time) run on several threads.
+     * Every part is still committed in one Delta commit.
+     */
+    private List<Rows> rows(Pending pending) {
+        int parts = Math.max(1, Math.min(parallelism, pending.size / MIN_ROWS_PER_PARALLEL_FILE));
+        if (parts == 1) {
+            return List.of(new Rows(rowSchema, keyDecoder, valueDecoder, List.copyOf(pending.partitions.values())));
+        }
+        List<List<List<SourceRecord>>> split = pending.split(parts);
+        List<Rows> rows = new ArrayList<>(split.size());
+        for (int i = 0; i < split.size(); i++) {
+            Decoder[] decoders = decoders(i);
+            rows.add(new Rows(rowSchema, decoders[0], decoders[1], split.get(i)));
+        }
+        return rows;
+    }
+
+    private Decoder[] decoders(int part) {
+        if (part == 0) {
+            return new Decoder[] {keyDecoder, valueDecoder};
+        }
+        while (extraDecoders.size() < part) {
+            extraDecoders.add(new Decoder[] {schema.keySide().newDecoder(), schema.valueSide().newDecoder()});
+        }
+        return extraDecoders.get(part - 1);
+    }
+
+    /** Test seam: how many files one batch may be written into at once. */
+    void parallelism(int parallelism) {
+        if (parallelism > 1 && schema == null) {
+            throw new IllegalStateException("fixed decoders cannot be shared by several writing threads");
+        }
+        this.parallelism = Math.max(1, parallelism);
     }
 
     /** Widens the table (one metadata commit) for the first message of the batch that names a wider schema. */
@@ -155,6 +210,7 @@ public final class StreamIngester {
                     rowSchema = schema.rowSchema();
                     keyDecoder = schema.keySide().newDecoder();
                     valueDecoder = schema.valueSide().newDecoder();
+                    extraDecoders.clear();
                 }
             }
         }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -45,5 +47,26 @@ class PendingTest {
                 // partition 2 holds even offsets only: 25 is a gap, the first record kept is 26
                 .containsEntry(T2, new OffsetRange(25, 39));
         assertThat(p.partitions.get(T2).get(0).offset()).isEqualTo(26);
+    }
+
+    @Test
+    void splitsIntoNearlyEqualRunsThatTogetherHoldEveryRecordOnceInOrder() {
+        Pending p = Pending.of(batch().partitions(), Map.of(T0, 13L));
+        for (int parts = 1; parts <= 6; parts++) {
+            List<List<List<SourceRecord>>> split = p.split(parts);
+            assertThat(split).hasSize(parts);
+            List<SourceRecord> all = new ArrayList<>();
+            for (List<List<SourceRecord>> part : split) {
+                int size = part.stream().mapToInt(List::size).sum();
+                assertThat(size).isBetween(p.size / parts - parts, (p.size + parts - 1) / parts);
+                part.forEach(all::addAll);
+                assertThat(part).allSatisfy(run -> assertThat(run).isNotEmpty()
+                        .extracting(SourceRecord::partition).containsOnly(run.get(0).partition()));
+            }
+            List<SourceRecord> expected = new ArrayList<>();
+            p.partitions.values().forEach(expected::addAll);
+            assertThat(all).containsExactlyElementsOf(expected);
+        }
+        assertThat(Pending.of(batch().partitions(), Map.of()).split(40)).as("never an empty part").hasSize(30);
     }
 }

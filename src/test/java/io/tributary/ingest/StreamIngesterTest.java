@@ -164,6 +164,32 @@ class StreamIngesterTest {
     }
 
     @Test
+    void aLargeBatchIsWrittenAsParallelFilesInOneCommit() throws Exception {
+        StreamIngester ingester = new StreamIngester(tables.open(location), schema);
+        ingester.parallelism(2);
+        long before = tables.open(location).status().version();
+        long perPartition = StreamIngester.MIN_ROWS_PER_PARALLEL_FILE;
+        // Three partitions into two files: the cut falls inside partition 1.
+        CommitResult result = ingester.ingest(batch(0, perPartition, 0, 1, 2)).orElseThrow();
+        assertThat(result.tableVersion()).isEqualTo(before + 1);
+        assertThat(result.rows()).isEqualTo(3 * perPartition);
+        assertThat(result.decodeFailures()).as("counted across both files").isEqualTo(3 * perPartition / 10);
+        try (var files = java.nio.file.Files.list(Path.of(java.net.URI.create(location.startsWith("file:") ? location
+                : Path.of(location).toUri().toString())))) {
+            assertThat(files.filter(f -> f.toString().endsWith(".parquet"))).hasSize(2);
+        }
+        assertExactly(rows(), 0, perPartition, 0, 1, 2);
+        // A small batch stays one file.
+        ingester.ingest(batch(perPartition, perPartition + 10, 0, 1, 2)).orElseThrow();
+        assertExactly(rows(), 0, perPartition + 10, 0, 1, 2);
+    }
+
+    @Test
+    void fixedDecodersAreNeverShared() {
+        assertThatThrownBy(() -> ingester().parallelism(2)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void aStoppedIngesterStartsNoCommit() {
         StreamIngester ingester = ingester();
         ingester.cancel();
