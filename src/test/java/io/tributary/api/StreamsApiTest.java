@@ -308,8 +308,14 @@ class StreamsApiTest {
         assertNothingLeft(name);
     }
 
+    /**
+     * Server only: on AWS a stream's pipeline is event source mappings, which read fixed topic names, so stream-api
+     * refuses subscribe_pattern with a 400 on the field (StreamApiLambdaTest) until the scheduled function re-resolves
+     * patterns into mappings (issue #6).
+     */
     @Test
-    void subscribePatternAndAssignCaptureTheirPartitions() {
+    @Tag("server-only")
+    void subscribePatternCapturesItsPartitions() {
         String name = createdName("pattern");
         ObjectNode body = valid(name, connection, topic);
         with(body, "source_config.kafka_stream_config.subscription_mode", json("{\"subscribe_pattern\": \""
@@ -317,6 +323,11 @@ class StreamsApiTest {
         as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(200)
                 .body("ingestion_status.partitions", hasSize(3))
                 .body("source_config.kafka_stream_config.subscription_mode.subscribe_pattern", notNullValue());
+        as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
+    }
+
+    @Test
+    void assignCapturesItsPartitions() {
         String assigned = createdName("assigned");
         ObjectNode assign = valid(assigned, connection, topic);
         with(assign, "source_config.kafka_stream_config.subscription_mode",
@@ -324,7 +335,6 @@ class StreamsApiTest {
         as(ALICE).body(assign.toString()).post(STREAMS).then().statusCode(200)
                 .body("ingestion_status.partitions.partition", org.hamcrest.Matchers.contains(0, 2))
                 .body("ingestion_status.partitions.committed_offset", org.hamcrest.Matchers.contains(5, 1));
-        as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
         as(ALICE).delete(STREAMS + "/" + assigned).then().statusCode(200);
     }
 
@@ -342,7 +352,9 @@ class StreamsApiTest {
         assertThat(tables.exists(spec.tableLocation())).isFalse();
     }
 
+    /** The server's own consumer ingests here; on Lambda the ingest function does (its tests cover that path). */
     @Test
+    @Tag("server-only")
     void recordsProducedAfterCreateShowUpInTheStatus() throws Exception {
         String name = createdName("live");
         String liveTopic = unique("live");

@@ -22,7 +22,9 @@ import java.util.stream.Stream;
  */
 public final class ApicurioRegistry implements AutoCloseable {
 
-    private static final Path APP = Path.of("target", "apicurio", "quarkus-run.jar");
+    // target/<function>/apicurio in a function build: surefire names the build directory (pom.xml).
+    private static final Path APP = Path.of(System.getProperty("tributary.test.build-dir", "target"), "apicurio",
+            "quarkus-run.jar");
 
     private final Path java;
     private final Path dataDir;

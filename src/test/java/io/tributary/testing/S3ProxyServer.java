@@ -173,7 +173,8 @@ public final class S3ProxyServer implements AutoCloseable {
         if (explicit != null) {
             return Paths.get(explicit);
         }
-        Path copied = Paths.get("target", "s3proxy", "s3proxy.jar").toAbsolutePath();
+        Path copied = Paths.get(System.getProperty("tributary.test.build-dir", "target"), "s3proxy", "s3proxy.jar")
+                .toAbsolutePath();
         if (Files.exists(copied)) {
             return copied;
         }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.Subscription;
+import io.tributary.registry.ErrorCode;
+import io.tributary.registry.RegistryException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -208,9 +210,10 @@ public class IngestMappings {
         if (subscription instanceof Subscription.Assign a) {
             return List.copyOf(new TreeSet<>(a.partitions().keySet()));
         }
-        throw new IllegalArgumentException("source_config.kafka_stream_config.subscription_mode.subscribe_pattern "
-                + "cannot run on AWS Lambda: event source mappings read fixed topic names; use subscribe with the "
-                + "topic names instead");
+        // A request this deployment cannot serve: a 400 naming the field, like every other refused request (SPEC 2).
+        throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, "source_config.kafka_stream_config"
+                + ".subscription_mode.subscribe_pattern: cannot run on AWS Lambda: event source mappings read fixed "
+                + "topic names; use subscribe with the topic names instead");
     }
 
     // Unique per mapping (Lambda requires it) and stable across retries; topic names may be too long to embed.

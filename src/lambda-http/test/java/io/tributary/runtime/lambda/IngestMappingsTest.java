@@ -98,7 +98,9 @@ class IngestMappingsTest {
     void refusesWhatMappingsCannotDo() {
         assertThatThrownBy(() -> mappings.create(spec(new Subscription.Pattern("tx-.*"),
                 Map.of("bootstrap.servers", "b1:9092"))))
-                .hasMessageContaining("subscribe_pattern cannot run on AWS Lambda");
+                .isInstanceOf(io.tributary.registry.RegistryException.class)
+                .hasMessageStartingWith("source_config.kafka_stream_config.subscription_mode.subscribe_pattern: "
+                        + "cannot run on AWS Lambda");
         assertThatThrownBy(() -> mappings.create(spec(new Subscription.Topics(List.of("t")),
                 Map.of("bootstrap.servers", "b1.example.com:9098", "sasl.mechanism", "AWS_MSK_IAM"))))
                 .hasMessageContaining("add the cluster to msk_cluster_arns");

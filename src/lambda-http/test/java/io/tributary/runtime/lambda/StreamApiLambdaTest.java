@@ -14,18 +14,23 @@ import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.registry.ConnectionService;
 import io.tributary.registry.StreamDirectory;
+import io.tributary.testing.Api;
+import io.tributary.testing.ApiGatewayHttpApi;
+import io.tributary.testing.StreamRequests;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * stream-api through the Lambda HTTP path: API Gateway v2 events (with the authorizer's identity) posted to Quarkus's
- * mock event server, and the Lambda PipelineControl over fake AWS control-plane clients. Creating a stream over HTTP
- * needs a Kafka broker for its start positions, which function builds do not have: streams are registered directly
- * (RegisteredStreams) and the pipeline started like create does.
+ * mock event server, and the Lambda PipelineControl over fake AWS control-plane clients. The server's API test suite
+ * (io.tributary.api) runs in this build too, through the same path (io.tributary.testing.ApiGatewayHttpApi); these
+ * tests cover what is the function's own.
  */
 @Tag("quarkus")
 @QuarkusTest
@@ -41,9 +46,11 @@ class StreamApiLambdaTest {
     @Inject
     Tables tables;
     @Inject
-    PipelineControl pipelines;
+    Instance<PipelineControl> pipelines;
     @Inject
     LambdaPipelines lambdaPipelines;
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
 
     @Test
     void startRecordsTheMappingsAndDeleteOverHttpRemovesThemWithTheStream() throws Throwable {
@@ -58,8 +65,9 @@ class StreamApiLambdaTest {
                 Map.of(new PartitionKey("tx-eu", 0), 0L, new PartitionKey("tx-us", 0), 0L));
         int before = FakeAwsControlPlane.LAMBDA.mappings.size();
 
-        assertThat(pipelines).isInstanceOf(LambdaPipelines.class);
-        pipelines.start(spec);
+        // The registry starts every PipelineControl (the API tests add a recording one): on Lambda, LambdaPipelines.
+        assertThat(pipelines.stream()).anyMatch(LambdaPipelines.class::isInstance);
+        lambdaPipelines.start(spec);
 
         assertThat(FakeAwsControlPlane.LAMBDA.mappings.size() - before).isEqualTo(2);
         assertThat(FakeAwsControlPlane.LAMBDA.aliases).contains("stream-" + spec.streamId());
@@ -99,6 +107,37 @@ class StreamApiLambdaTest {
         assertThat(response.get("statusCode").asInt()).isEqualTo(404);
         assertThat(JSON.readTree(response.get("body").asText()).get("error_code").asText())
                 .isEqualTo("RESOURCE_DOES_NOT_EXIST");
+    }
+
+    @Test
+    void theServerApiSuiteReachesTheFunctionAsApiGatewayEvents() {
+        assertThat(Api.THROUGH_LAMBDA).isTrue();
+        long before = ApiGatewayHttpApi.eventsPosted();
+        Api.as(Api.ALICE).get("/api/2.0/connections").then().statusCode(200);
+        assertThat(ApiGatewayHttpApi.eventsPosted()).isEqualTo(before + 1);
+        // The same request without the authorizer's context (the event server wraps plain HTTP requests itself): the
+        // bearer token alone names nobody on Lambda.
+        given().header("Authorization", "Bearer " + Api.ALICE).get("/api/2.0/connections").then().statusCode(401)
+                .body("error_code", org.hamcrest.Matchers.equalTo("UNAUTHENTICATED"));
+    }
+
+    @Test
+    void aSubscribePatternIsRefusedOnTheFieldAndLeavesNothing() {
+        String connection = Api.unique("pattern-kafka");
+        Api.as(Api.ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
+        String name = "main." + Api.unique("pat") + ".s";
+        ObjectNode body = StreamRequests.with(StreamRequests.valid(name, connection, "tx"),
+                "source_config.kafka_stream_config.subscription_mode",
+                StreamRequests.json("{\"subscribe_pattern\": \"tx-.*\"}"));
+
+        Api.as(Api.ALICE).body(body.toString()).post(STREAMS).then().statusCode(400)
+                .body("error_code", org.hamcrest.Matchers.equalTo("INVALID_PARAMETER_VALUE"))
+                .body("message", org.hamcrest.Matchers.startsWith(
+                        "source_config.kafka_stream_config.subscription_mode.subscribe_pattern: cannot run on AWS Lambda"));
+        Api.as(Api.ALICE).get(STREAMS + "/" + name).then().statusCode(404);
+        String[] parts = name.split("\\.");
+        assertThat(tables.exists(tables.defaultLocation(parts[0], parts[1], parts[2] + "_ingestion"))).isFalse();
     }
 
     /** Posts an API Gateway HTTP API (payload 2.0) event; {@code subject} is the JWT authorizer's sub claim. */

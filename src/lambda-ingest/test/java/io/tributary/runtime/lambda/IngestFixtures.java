@@ -1,11 +1,15 @@
 package io.tributary.runtime.lambda;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.registry.ConnectionService;
 import io.tributary.registry.StreamDirectory;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -13,6 +17,11 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Streams with a JSON payload schema, and Kafka events as event source mappings send them.
@@ -21,6 +30,8 @@ final class IngestFixtures {
     static final String PAYLOAD_SCHEMA =
             "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"id\\\":{\\\"type\\\":\\\"string\\\"},"
                     + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"}}}";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private IngestFixtures() {}
 
@@ -74,6 +85,73 @@ final class IngestFixtures {
             sep = ",";
         }
         return json.append("}}").toString();
+    }
+
+    /** An MSK event as the mapping sends what it polled from the broker; {@link #mskEvent(List)}'s framing. */
+    static String mskEventOf(List<ConsumerRecord<byte[], byte[]>> polled) {
+        ObjectNode event = JSON.createObjectNode().put("eventSource", "aws:kafka")
+                .put("eventSourceArn", "arn:aws:kafka:eu-west-1:123456789012:cluster/demo/"
+                        + "751d2973-a626-431c-9d4e-d7975eb44dd7-2")
+                .put("bootstrapServers", "b-1.demo.abc123.c2.kafka.eu-west-1.amazonaws.com:9098");
+        return withRecords(event, polled);
+    }
+
+    /** A self-managed Kafka event as the mapping sends what it polled from {@code bootstrapServers}. */
+    static String selfManagedEventOf(String bootstrapServers, List<ConsumerRecord<byte[], byte[]>> polled) {
+        ObjectNode event = JSON.createObjectNode().put("eventSource", "SelfManagedKafka")
+                .put("bootstrapServers", bootstrapServers);
+        return withRecords(event, polled);
+    }
+
+    /**
+     * The {@code records} map of a Kafka event source mapping event: keyed {@code <topic>-<partition>}, key and value
+     * base64 (absent when null), headers as a list of one-entry objects whose values are the header's bytes.
+     */
+    private static String withRecords(ObjectNode event, List<ConsumerRecord<byte[], byte[]>> polled) {
+        ObjectNode byPartition = event.putObject("records");
+        for (ConsumerRecord<byte[], byte[]> r : polled) {
+            String partition = r.topic() + "-" + r.partition();
+            ArrayNode records = byPartition.has(partition) ? (ArrayNode) byPartition.get(partition)
+                    : byPartition.putArray(partition);
+            ObjectNode record = records.addObject().put("topic", r.topic()).put("partition", r.partition())
+                    .put("offset", r.offset()).put("timestamp", r.timestamp())
+                    .put("timestampType", r.timestampType().name());
+            if (r.key() != null) {
+                record.put("key", Base64.getEncoder().encodeToString(r.key()));
+            }
+            if (r.value() != null) {
+                record.put("value", Base64.getEncoder().encodeToString(r.value()));
+            }
+            ArrayNode headers = record.putArray("headers");
+            for (Header h : r.headers()) {
+                ArrayNode bytes = headers.addObject().putArray(h.key());
+                for (byte b : h.value()) {
+                    bytes.add(b & 0xff);
+                }
+            }
+        }
+        return event.toString();
+    }
+
+    /** Every record of the topic, from the beginning of each partition to its end now (what TRIM_HORIZON polls). */
+    static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap),
+                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end offsets " + ends);
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+            return records;
+        }
     }
 
     private static String b64(String text) {
