@@ -97,7 +97,8 @@ final class IdleWatch implements AutoCloseable {
                 long started = System.nanoTime();
                 try {
                     check();
-                } catch (RuntimeException e) {
+                } catch (Throwable e) {
+                    // This thread is the only way idle streams come back: it must outlive any one bad round.
                     LOG.warnf(e, "checking idle streams failed");
                 }
                 pause(started + interval);
