@@ -4,7 +4,7 @@
 # the API, then measures GET and list latency at RATE requests/s against a GET /q/health/ready baseline.
 #   bench/api/run.sh [--no-build]      env: STREAMS (10000), RATE (200), BENCH_SECONDS (30), PORT (18090),
 #   BENCH_DATA (a data directory of an earlier run to reuse: its streams are not registered again, and the server
-#   starts with them all registered, as after a restart)
+#   starts with them all registered, as after a restart), BENCH_SETTLE (seconds to wait after the server is ready)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 STREAMS=${STREAMS:-10000}
@@ -28,6 +28,8 @@ for _ in $(seq 1 180); do
   sleep 1
 done
 curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
+# A restarted server first reads every table's position in the background; BENCH_SETTLE seconds let that finish.
+sleep "${BENCH_SETTLE:-0}"
 # The client uses the packaged Kafka client to create the streams' topic on the embedded broker.
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar | paste -sd:)
 java -cp "$CP" bench/api/ApiBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$STREAMS" localhost:9092 "$RATE" "$SECONDS_PER_RUN"
