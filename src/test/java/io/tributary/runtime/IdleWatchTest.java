@@ -1,5 +1,7 @@
 package io.tributary.runtime;
 
+import static io.tributary.runtime.KafkaPipelineTest.expected;
+import static io.tributary.runtime.KafkaPipelineTest.utf8;
 import static io.tributary.testing.KafkaTestSupport.coordinates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,7 +16,6 @@ import io.tributary.runtime.local.EmbeddedKafka;
 import io.tributary.schema.SchemaSource;
 import io.tributary.testing.KafkaTestSupport;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,16 +82,6 @@ class IdleWatchTest {
                 .anyMatch(t -> t.isAlive() && t.getName().equals("tributary-consume-" + spec.streamId()));
     }
 
-    private static List<String> expected(String topic, int partitions, long from, long to) {
-        List<String> out = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-            for (long o = from; o < to; o++) {
-                out.add(topic + "/" + p + "/" + o);
-            }
-        }
-        return out;
-    }
-
     private static void produce(String topic, int partitions, int from, int to) {
         for (int i = from; i < to; i++) {
             for (int p = 0; p < partitions; p++) {
@@ -98,10 +89,6 @@ class IdleWatchTest {
             }
         }
         topics.flush();
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     private static List<Map<String, Object>> awaitRows(PipelineSpec spec, int count) {
