@@ -176,6 +176,8 @@ final class IdleWatch implements AutoCloseable {
         private Admin admin;
         private Set<String> topicNames = Set.of();
         private final Map<String, Integer> partitionCounts = new HashMap<>();
+        /** The topics each pattern matches among {@link #topicNames}. */
+        private final Map<String, List<String>> matches = new HashMap<>();
         private long nextRefreshNanos;
         private long retryAtNanos;
         private long backoffNanos;
@@ -276,6 +278,7 @@ final class IdleWatch implements AutoCloseable {
             boolean refresh = now >= nextRefreshNanos;
             if (refresh) {
                 topicNames = admin().listTopics().names().get(API_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                matches.clear();
                 partitionCounts.keySet().retainAll(topicNames);
             }
             Map<StreamPipeline, List<String>> topicsOf = new HashMap<>();
@@ -324,8 +327,11 @@ final class IdleWatch implements AutoCloseable {
             if (subscription instanceof Subscription.Assign assign) {
                 return List.copyOf(assign.partitions().keySet());
             }
-            Pattern regex = pattern(((Subscription.Pattern) subscription).regex());
-            return topicNames.stream().filter(t -> regex.matcher(t).matches()).toList();
+            // Topic names change only at a refresh; every round would otherwise match every pattern again.
+            return matches.computeIfAbsent(((Subscription.Pattern) subscription).regex(), r -> {
+                Pattern regex = pattern(r);
+                return topicNames.stream().filter(t -> regex.matcher(t).matches()).toList();
+            });
         }
 
         /** Partition counts of existing topics; a topic that does not exist (yet) reads no partition. */

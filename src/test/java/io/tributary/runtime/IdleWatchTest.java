@@ -125,6 +125,23 @@ class IdleWatchTest {
     }
 
     @Test
+    void aTopicThatStartsToMatchAnIdleStreamsPatternWakesItFromItsBeginning() {
+        topics.createTopic("idlepat-a", 1);
+        PipelineSpec spec = KafkaStreamFixture.create(tables, "idle_pattern", new Subscription.Pattern("idlepat-.*"),
+                new SchemaSource.Plain(), new SchemaSource.Plain(), topics.endOffsets("idlepat-a"),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()));
+        StreamPipeline pipeline = watched(spec);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pipeline.status().partitions().size() == 1);
+        assertThat(pipeline.activations()).isZero();
+
+        // Created after the watch matched the pattern once: found at the next topic refresh (1 s here).
+        topics.createTopic("idlepat-b", 2);
+        produce("idlepat-b", 2, 0, 4);
+        assertThat(coordinates(awaitRows(spec, 8))).containsExactlyElementsOf(expected("idlepat-b", 2, 0, 4));
+        assertThat(pipeline.activations()).isEqualTo(1);
+    }
+
+    @Test
     void transactionMarkersDoNotKeepWakingAnIdleStream() throws Exception {
         topics.createTopic("idle-tx", 1);
         PipelineSpec spec = KafkaStreamFixture.create(tables, "idle_tx", new Subscription.Topics(List.of("idle-tx")),
