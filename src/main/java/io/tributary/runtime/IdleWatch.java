@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,6 +45,11 @@ final class IdleWatch implements AutoCloseable {
     private final Set<StreamPipeline> pipelines = ConcurrentHashMap.newKeySet();
     /** Only the watch thread touches these. */
     private final Map<Map<String, String>, Cluster> clusters = new HashMap<>();
+    /**
+     * Each pipeline's cluster, so a round does not hash every stream's connection properties again (with 10k idle
+     * streams that alone was a large part of a round).
+     */
+    private final Map<StreamPipeline, Cluster> clusterOf = new IdentityHashMap<>();
     private final Map<String, Pattern> patterns = new HashMap<>();
     private final Object sleeper = new Object();
     private volatile Thread thread;
@@ -125,7 +131,7 @@ final class IdleWatch implements AutoCloseable {
 
     /** One round over every idle pipeline. */
     void check() {
-        Map<Map<String, String>, List<StreamPipeline>> idleByCluster = new HashMap<>();
+        Map<Cluster, List<StreamPipeline>> idleByCluster = new IdentityHashMap<>();
         long loadDeadline = System.nanoTime() + LOAD_BUDGET_NANOS;
         for (StreamPipeline pipeline : pipelines) {
             if (!pipeline.idle()) {
@@ -143,20 +149,24 @@ final class IdleWatch implements AutoCloseable {
                     continue;
                 }
             }
-            idleByCluster.computeIfAbsent(pipeline.spec().kafkaProperties(), k -> new ArrayList<>()).add(pipeline);
+            Cluster cluster = clusterOf.computeIfAbsent(pipeline,
+                    p -> clusters.computeIfAbsent(p.spec().kafkaProperties(), Cluster::new));
+            idleByCluster.computeIfAbsent(cluster, k -> new ArrayList<>()).add(pipeline);
         }
-        clusters.entrySet().removeIf(e -> {
-            if (idleByCluster.containsKey(e.getKey())) {
+        clusterOf.keySet().retainAll(pipelines);
+        clusters.values().removeIf(cluster -> {
+            if (idleByCluster.containsKey(cluster)) {
                 return false;
             }
-            e.getValue().close();
+            cluster.close();
+            clusterOf.values().removeIf(c -> c == cluster);
             return true;
         });
         patterns.keySet().retainAll(regexes(idleByCluster));
-        idleByCluster.forEach((props, idle) -> clusters.computeIfAbsent(props, Cluster::new).check(idle));
+        idleByCluster.forEach(Cluster::check);
     }
 
-    private Set<String> regexes(Map<Map<String, String>, List<StreamPipeline>> idleByCluster) {
+    private Set<String> regexes(Map<Cluster, List<StreamPipeline>> idleByCluster) {
         Set<String> regexes = new HashSet<>();
         idleByCluster.values().forEach(list -> list.forEach(p -> {
             if (p.spec().subscription() instanceof Subscription.Pattern pattern) {
@@ -178,12 +188,17 @@ final class IdleWatch implements AutoCloseable {
         private final Map<String, Integer> partitionCounts = new HashMap<>();
         /** The topics each pattern matches among {@link #topicNames}. */
         private final Map<String, List<String>> matches = new HashMap<>();
+        /**
+         * Each stream's partitions as of the last topic refresh. A stream's topics are described once when it is first
+         * seen, so a topic that does not exist yet reads no partition until the next refresh finds it.
+         */
+        private final Map<StreamPipeline, List<TopicPartition>> partitionsOf = new IdentityHashMap<>();
         private long nextRefreshNanos;
         private long retryAtNanos;
         private long backoffNanos;
         private Map<TopicPartition, Long> lastLatest = Map.of();
         /** Idle streams found with nothing waiting, with the positions they had then. */
-        private final Map<StreamPipeline, Map<PartitionKey, Long>> settled = new HashMap<>();
+        private final Map<StreamPipeline, Map<PartitionKey, Long>> settled = new IdentityHashMap<>();
 
         Cluster(Map<String, String> properties) {
             this.properties = properties;
@@ -197,18 +212,8 @@ final class IdleWatch implements AutoCloseable {
             try {
                 Map<StreamPipeline, List<TopicPartition>> reads = resolve(idle, now);
                 Set<TopicPartition> all = new HashSet<>();
-                Set<TopicPartition> unpositioned = new HashSet<>();
-                reads.forEach((pipeline, partitions) -> {
-                    Map<PartitionKey, Long> at = pipeline.idlePositions();
-                    for (TopicPartition tp : partitions) {
-                        all.add(tp);
-                        if (!at.containsKey(key(tp))) {
-                            unpositioned.add(tp);
-                        }
-                    }
-                });
+                reads.values().forEach(all::addAll);
                 Map<TopicPartition, Long> latest = offsets(all, OffsetSpec.latest());
-                Map<TopicPartition, Long> earliest = offsets(unpositioned, OffsetSpec.earliest());
                 // Most idle streams see the same end offsets round after round: only look again at a stream when
                 // one of its partitions moved or it went idle anew (new positions).
                 Set<TopicPartition> moved = new HashSet<>();
@@ -219,11 +224,25 @@ final class IdleWatch implements AutoCloseable {
                 });
                 lastLatest = latest;
                 settled.keySet().retainAll(reads.keySet());
+                Map<StreamPipeline, List<TopicPartition>> toDecide = new IdentityHashMap<>();
                 reads.forEach((pipeline, partitions) -> {
-                    Map<PartitionKey, Long> at = pipeline.idlePositions();
-                    if (settled.get(pipeline) == at && partitions.stream().noneMatch(moved::contains)) {
-                        return;
+                    if (settled.get(pipeline) != pipeline.idlePositions()
+                            || !moved.isEmpty() && partitions.stream().anyMatch(moved::contains)) {
+                        toDecide.put(pipeline, partitions);
                     }
+                });
+                Set<TopicPartition> unpositioned = new HashSet<>();
+                toDecide.forEach((pipeline, partitions) -> {
+                    Map<PartitionKey, Long> at = pipeline.idlePositions();
+                    for (TopicPartition tp : partitions) {
+                        if (!at.containsKey(key(tp))) {
+                            unpositioned.add(tp);
+                        }
+                    }
+                });
+                Map<TopicPartition, Long> earliest = offsets(unpositioned, OffsetSpec.earliest());
+                toDecide.forEach((pipeline, partitions) -> {
+                    Map<PartitionKey, Long> at = pipeline.idlePositions();
                     if (decide(pipeline, partitions, latest, earliest)) {
                         settled.remove(pipeline);
                     } else {
@@ -280,44 +299,45 @@ final class IdleWatch implements AutoCloseable {
                 topicNames = admin().listTopics().names().get(API_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
                 matches.clear();
                 partitionCounts.keySet().retainAll(topicNames);
-            }
-            Map<StreamPipeline, List<String>> topicsOf = new HashMap<>();
-            Set<String> wanted = new HashSet<>();
-            for (StreamPipeline pipeline : idle) {
-                List<String> topics = topics(pipeline.spec().subscription());
-                topicsOf.put(pipeline, topics);
-                wanted.addAll(topics);
+                partitionsOf.clear();
             }
             Set<String> describe = new HashSet<>();
-            for (String topic : wanted) {
-                if (refresh || !partitionCounts.containsKey(topic)) {
-                    describe.add(topic);
+            for (StreamPipeline pipeline : idle) {
+                if (!partitionsOf.containsKey(pipeline)) {
+                    for (String topic : topics(pipeline.spec().subscription())) {
+                        if (refresh || !partitionCounts.containsKey(topic)) {
+                            describe.add(topic);
+                        }
+                    }
                 }
             }
             describe(describe);
             if (refresh) {
                 nextRefreshNanos = now + settings.topicRefresh().toNanos();
             }
-            Map<StreamPipeline, List<TopicPartition>> reads = new HashMap<>();
+            Map<StreamPipeline, List<TopicPartition>> reads = new IdentityHashMap<>();
             for (StreamPipeline pipeline : idle) {
-                List<TopicPartition> partitions = new ArrayList<>();
-                Subscription subscription = pipeline.spec().subscription();
-                if (subscription instanceof Subscription.Assign assign) {
-                    assign.partitions().forEach((topic, ps) -> {
-                        int count = partitionCounts.getOrDefault(topic, 0);
-                        ps.stream().filter(p -> p < count).forEach(p -> partitions.add(new TopicPartition(topic, p)));
-                    });
-                } else {
-                    for (String topic : topicsOf.get(pipeline)) {
-                        int count = partitionCounts.getOrDefault(topic, 0);
-                        for (int p = 0; p < count; p++) {
-                            partitions.add(new TopicPartition(topic, p));
-                        }
-                    }
-                }
-                reads.put(pipeline, partitions);
+                reads.put(pipeline, partitionsOf.computeIfAbsent(pipeline, p -> partitions(p.spec().subscription())));
             }
             return reads;
+        }
+
+        private List<TopicPartition> partitions(Subscription subscription) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            if (subscription instanceof Subscription.Assign assign) {
+                assign.partitions().forEach((topic, ps) -> {
+                    int count = partitionCounts.getOrDefault(topic, 0);
+                    ps.stream().filter(p -> p < count).forEach(p -> partitions.add(new TopicPartition(topic, p)));
+                });
+            } else {
+                for (String topic : topics(subscription)) {
+                    int count = partitionCounts.getOrDefault(topic, 0);
+                    for (int p = 0; p < count; p++) {
+                        partitions.add(new TopicPartition(topic, p));
+                    }
+                }
+            }
+            return List.copyOf(partitions);
         }
 
         private List<String> topics(Subscription subscription) {
