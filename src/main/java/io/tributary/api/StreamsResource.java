@@ -1,8 +1,8 @@
 package io.tributary.api;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.mutiny.Uni;
 import io.tributary.registry.ErrorCode;
+import io.tributary.registry.JsonBody;
 import io.tributary.registry.RegistryException;
 import io.tributary.registry.RegistryJson;
 import io.tributary.registry.StreamDefinition;
@@ -16,7 +16,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -36,31 +35,24 @@ public class StreamsResource {
     @POST
     @Operation(summary = "Create a stream: validates it, creates its ingestion table and starts ingesting")
     @RequestBody(content = @Content(schema = @Schema(implementation = StreamDefinition.class)))
-    public Uni<ObjectNode> create(String body) {
+    public Uni<JsonBody> create(String body) {
         return streams.create(caller.principal(), RegistryJson.parse(body, StreamDefinition.class));
     }
 
     @GET
     @Path("/{name}")
     @Operation(summary = "Get a stream with its full schemas, state, ingestion status and backfill status")
-    public Uni<ObjectNode> get(@PathParam("name") String name) {
+    public Uni<JsonBody> get(@PathParam("name") String name) {
         return streams.get(caller.principal(), name);
     }
 
     @GET
     @Operation(summary = "List the streams of a catalog (and schema) the caller may read, by name, in pages")
-    public Uni<Map<String, Object>> list(@QueryParam("catalog_name") String catalog,
+    public Uni<JsonBody> list(@QueryParam("catalog_name") String catalog,
             @QueryParam("schema_name") String schema, @QueryParam("max_results") String maxResults,
             @QueryParam("page_token") String pageToken, @QueryParam("include_schemas") String includeSchemas) {
         return streams.list(caller.principal(), catalog, schema, integer("max_results", maxResults), pageToken,
-                bool("include_schemas", includeSchemas)).map(page -> {
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("streams", page.streams());
-                    if (page.nextPageToken() != null) {
-                        body.put("next_page_token", page.nextPageToken());
-                    }
-                    return body;
-                });
+                bool("include_schemas", includeSchemas));
     }
 
     @DELETE

@@ -1,6 +1,5 @@
 package io.tributary.registry;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.tributary.delta.DeltaTable;
@@ -53,10 +52,11 @@ public class StreamService {
     Instance<PipelineControl> pipelines;
     @Inject
     Instance<IngestionStatusSource> statusSources;
+    @Inject
+    StreamReads reads;
+    private volatile List<IngestionStatusSource> statusSourceList;
     @ConfigProperty(name = "tributary.kafka.admin-timeout", defaultValue = "10s")
     Duration kafkaTimeout;
-
-    public record Page(List<ObjectNode> streams, String nextPageToken) {}
 
     /** What the database says before any blocking work: the request may proceed. */
     private record Prepared(StreamChecks.Checked checked, StreamSources.Resolved sources, String destinationLocation,
@@ -65,7 +65,7 @@ public class StreamService {
     private record Built(Prepared prepared, StreamRow row, TableRow table, PipelineSpec spec,
             Map<PartitionKey, Long> positions) {}
 
-    public Uni<ObjectNode> create(Principal caller, StreamDefinition definition) {
+    public Uni<JsonBody> create(Principal caller, StreamDefinition definition) {
         StreamChecks.Checked checked = StreamChecks.check(definition);
         return Panache.withSession(() -> prepare(caller, checked))
                 .flatMap(prepared -> Blocking.call(() -> build(caller, prepared)))
@@ -85,21 +85,26 @@ public class StreamService {
                             .flatMap(d -> Blocking.run(() -> tables.delete(built.table().storageLocation)));
                 }))
                 .flatMap(built -> status(built.row(), built.table().storageLocation)
-                        .map(status -> StreamViews.view(built.row(), status, true)));
+                        .map(status -> StreamViews.one(built.row(), status)));
     }
 
-    public Uni<ObjectNode> get(Principal caller, String nameParam) {
+    public Uni<JsonBody> get(Principal caller, String nameParam) {
         String fullName = Names.fullName("name", nameParam);
-        return Panache.withSession(() -> readable(caller, fullName, Privilege.SELECT))
-                .flatMap(found -> status(found.stream(), found.table().storageLocation)
-                        .map(status -> StreamViews.view(found.stream(), status, true)));
+        return reads.one(fullName, caller.name()).flatMap(found -> {
+            if (found == null) {
+                throw RegistryException.notFound("stream '" + fullName + "' does not exist");
+            }
+            AccessPolicy.require(caller, found.tableOwner(), found.privileges(), Privilege.SELECT, "table",
+                    found.stream().tableName);
+            return status(found.stream(), found.tableLocation()).map(status -> StreamViews.one(found.stream(), status));
+        });
     }
 
     /**
      * Keyset paging on the full name: the page token is the last name returned, so pages stay stable while streams
      * come and go. The readability filter runs in SQL so a page is always full when more readable streams exist.
      */
-    public Uni<Page> list(Principal caller, String catalogParam, String schemaParam, Integer maxResultsParam,
+    public Uni<JsonBody> list(Principal caller, String catalogParam, String schemaParam, Integer maxResultsParam,
             String pageToken, boolean includeSchemas) {
         if (catalogParam == null || catalogParam.isEmpty()) {
             throw RegistryException.missing("catalog_name");
@@ -111,33 +116,15 @@ public class StreamService {
             throw RegistryException.invalid("max_results", maxResults + " is out of range; use 1 to 1000");
         }
         String after = pageToken == null || pageToken.isEmpty() ? null : decodeToken(pageToken);
-        StringBuilder q = new StringBuilder("from StreamRow s where s.catalogName = :catalog");
-        io.quarkus.panache.common.Parameters params = io.quarkus.panache.common.Parameters.with("catalog", catalog);
-        if (schema != null) {
-            q.append(" and s.schemaName = :schema");
-            params.and("schema", schema);
-        }
-        if (after != null) {
-            q.append(" and s.fullName > :after");
-            params.and("after", after);
-        }
-        if (!caller.admin()) {
-            q.append(" and (exists (select 1 from TableRow t where t.fullName = s.tableName and t.owner = :principal)"
-                    + " or exists (select 1 from GrantRow g where g.securableType = 'TABLE'"
-                    + " and g.securableName = s.tableName and g.principal = :principal and g.privilege = 'SELECT'))");
-            params.and("principal", caller.name());
-        }
-        q.append(" order by s.fullName");
-        return Panache.withSession(() -> StreamRow.<StreamRow>find(q.toString(), params).range(0, maxResults)
-                .list()).map(rows -> {
-                    List<StreamRow> page = rows.size() > maxResults ? rows.subList(0, maxResults) : rows;
-                    List<ObjectNode> views = new ArrayList<>(page.size());
-                    for (StreamRow row : page) {
-                        views.add(StreamViews.view(row, liveStatus(row.id).orElse(null), includeSchemas));
-                    }
-                    String next = rows.size() > maxResults ? encodeToken(page.get(page.size() - 1).fullName) : null;
-                    return new Page(views, next);
-                });
+        return reads.page(caller, catalog, schema, after, maxResults + 1).map(rows -> {
+            List<StreamRow> page = rows.size() > maxResults ? rows.subList(0, maxResults) : rows;
+            List<IngestionStatus> statuses = new ArrayList<>(page.size());
+            for (StreamRow row : page) {
+                statuses.add(liveStatus(row.id).orElse(null));
+            }
+            String next = rows.size() > maxResults ? encodeToken(page.get(page.size() - 1).fullName) : null;
+            return StreamViews.page(page, statuses, includeSchemas, next);
+        });
     }
 
     public Uni<Void> delete(Principal caller, String nameParam) {
@@ -149,7 +136,8 @@ public class StreamService {
                 }).replaceWith(found))
                 .flatMap(found -> Panache.withTransaction(() -> StreamRow.deleteById(found.stream().id)
                         .flatMap(d -> TableRow.deleteById(found.table().fullName))
-                        .flatMap(d -> grants.removeAll(GrantRow.TABLE, found.table().fullName))));
+                        .flatMap(d -> grants.removeAll(GrantRow.TABLE, found.table().fullName)))
+                        .invoke(() -> StreamViews.forget(found.stream().id)));
     }
 
     private record Found(StreamRow stream, TableRow table) {}
@@ -271,7 +259,12 @@ public class StreamService {
     }
 
     private Optional<IngestionStatus> liveStatus(String streamId) {
-        for (IngestionStatusSource source : statusSources) {
+        List<IngestionStatusSource> sources = statusSourceList;
+        if (sources == null) {
+            // Resolved once: a list page asks for 50 statuses, and each walk of an Instance looks the beans up again.
+            sources = statusSourceList = statusSources.stream().toList();
+        }
+        for (IngestionStatusSource source : sources) {
             Optional<IngestionStatus> status = source.status(streamId);
             if (status.isPresent()) {
                 return status;

@@ -1,75 +1,177 @@
 package io.tributary.registry;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.IngestionStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** The stream as the API shows it (SPEC 2.3): its definition plus identity, state and statuses. */
+/**
+ * The stream as the API shows it (SPEC 2.3): its definition plus identity, state and statuses, written as JSON.
+ *
+ * <p>A stream's definition never changes after create, so each one is parsed once and kept as the raw JSON of its
+ * top-level fields, in both forms the API shows (with and without schema texts); a view then only copies those and
+ * writes the few live fields. A list page of 50 streams was otherwise 50 parses and 50 trees.
+ */
 final class StreamViews {
+    /** Beyond this many definitions the cache starts over: it only saves work, and ids are never reused. */
+    private static final int MAX_CACHED = 50_000;
+    private static final Map<String, Members> CACHE = new ConcurrentHashMap<>();
+
     private StreamViews() {}
 
-    static ObjectNode view(StreamRow row, IngestionStatus status, boolean includeSchemas) {
-        ObjectNode node = (ObjectNode) RegistryJson.read(row.definition, JsonNode.class);
-        if (!includeSchemas) {
-            JsonNode direct = node.path("schema_config").path("direct_schemas");
-            for (String side : new String[] {"payload_schema", "key_schema"}) {
-                if (direct.get(side) instanceof ObjectNode s) {
-                    s.remove("json_schema");
-                    s.remove("avro_schema");
-                    if (s.get("proto_schema") instanceof ObjectNode proto) {
-                        proto.remove("schema_text");
-                    }
-                }
+    /** Top-level fields of a definition as raw JSON values: all of them, and with the schema texts left out. */
+    private record Members(List<Map.Entry<String, String>> full, List<Map.Entry<String, String>> withoutSchemas) {}
+
+    static JsonBody one(StreamRow row, IngestionStatus status) {
+        return write(g -> view(g, row, status, true));
+    }
+
+    static JsonBody page(List<StreamRow> rows, List<IngestionStatus> statuses, boolean includeSchemas,
+            String nextPageToken) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("streams");
+            for (int i = 0; i < rows.size(); i++) {
+                view(g, rows.get(i), statuses.get(i), includeSchemas);
             }
+            g.writeEndArray();
+            if (nextPageToken != null) {
+                g.writeStringField("next_page_token", nextPageToken);
+            }
+            g.writeEndObject();
+        });
+    }
+
+    static void forget(String streamId) {
+        CACHE.remove(streamId);
+    }
+
+    private interface Writing {
+        void to(JsonGenerator g) throws IOException;
+    }
+
+    private static JsonBody write(Writing writing) {
+        ByteArrayBuilder out = new ByteArrayBuilder(4096);
+        try (JsonGenerator g = RegistryJson.MAPPER.getFactory().createGenerator(out)) {
+            writing.to(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        node.put("stream_id", row.id);
-        node.put("created_at", time(row.createdAt));
-        node.put("created_by", row.createdBy);
+        return new JsonBody(out.toByteArray());
+    }
+
+    private static void view(JsonGenerator g, StreamRow row, IngestionStatus status, boolean includeSchemas)
+            throws IOException {
+        Members members = members(row);
+        g.writeStartObject();
+        for (Map.Entry<String, String> m : includeSchemas ? members.full() : members.withoutSchemas()) {
+            g.writeFieldName(m.getKey());
+            g.writeRawValue(m.getValue());
+        }
+        g.writeStringField("stream_id", row.id);
+        g.writeStringField("created_at", time(row.createdAt));
+        g.writeStringField("created_by", row.createdBy);
         if (status != null) {
-            node.put("state", status.state().name());
+            g.writeStringField("state", status.state().name());
             if (status.stateMessage() != null) {
-                node.put("state_message", status.stateMessage());
+                g.writeStringField("state_message", status.stateMessage());
             }
-            ObjectNode ingestion = node.putObject("ingestion_status");
+            g.writeObjectFieldStart("ingestion_status");
             if (status.lastCommitAt() != null) {
-                ingestion.put("last_commit_at", time(status.lastCommitAt()));
+                g.writeStringField("last_commit_at", time(status.lastCommitAt()));
             }
             if (status.tableVersion() >= 0) {
-                ingestion.put("table_version", status.tableVersion());
+                g.writeNumberField("table_version", status.tableVersion());
             }
-            ingestion.put("rows_ingested", status.rowsIngested());
-            ingestion.put("decode_failures", status.decodeFailures());
-            ArrayNode partitions = ingestion.putArray("partitions");
+            g.writeNumberField("rows_ingested", status.rowsIngested());
+            g.writeNumberField("decode_failures", status.decodeFailures());
+            g.writeArrayFieldStart("partitions");
             for (IngestionStatus.PartitionStatus p : status.partitions()) {
-                ObjectNode pn = partitions.addObject();
-                pn.put("topic", p.topic());
-                pn.put("partition", p.partition());
-                pn.put("committed_offset", p.committedOffset());
+                g.writeStartObject();
+                g.writeStringField("topic", p.topic());
+                g.writeNumberField("partition", p.partition());
+                g.writeNumberField("committed_offset", p.committedOffset());
                 if (p.lag() >= 0) {
-                    pn.put("lag", p.lag());
+                    g.writeNumberField("lag", p.lag());
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        g.writeObjectFieldStart("backfill_status");
+        g.writeStringField("state", row.backfillState);
+        if (row.backfillMaxTimestamp != null) {
+            g.writeStringField("backfill_max_timestamp", time(row.backfillMaxTimestamp));
+        }
+        if (row.ingestionMinTimestamp != null) {
+            g.writeStringField("ingestion_min_timestamp", time(row.ingestionMinTimestamp));
+        }
+        g.writeBooleanField("forced", row.forced);
+        if (row.rowsMerged != null) {
+            g.writeNumberField("rows_merged", row.rowsMerged);
+        }
+        if (row.completedAt != null) {
+            g.writeStringField("completed_at", time(row.completedAt));
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static Members members(StreamRow row) {
+        Members cached = CACHE.get(row.id);
+        if (cached != null) {
+            return cached;
+        }
+        Members parsed = parse(row.definition);
+        if (CACHE.size() >= MAX_CACHED) {
+            CACHE.clear();
+        }
+        CACHE.put(row.id, parsed);
+        return parsed;
+    }
+
+    private static Members parse(String definition) {
+        ObjectNode node = (ObjectNode) RegistryJson.read(definition, JsonNode.class);
+        List<Map.Entry<String, String>> full = new ArrayList<>();
+        List<Map.Entry<String, String>> withoutSchemas = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> field = it.next();
+            String raw = RegistryJson.write(field.getValue());
+            full.add(Map.entry(field.getKey(), raw));
+            if (field.getKey().equals("schema_config") && field.getValue() instanceof ObjectNode config) {
+                withoutSchemas.add(Map.entry(field.getKey(), RegistryJson.write(withoutSchemaTexts(config))));
+            } else {
+                withoutSchemas.add(Map.entry(field.getKey(), raw));
+            }
+        }
+        return new Members(List.copyOf(full), List.copyOf(withoutSchemas));
+    }
+
+    private static ObjectNode withoutSchemaTexts(ObjectNode schemaConfig) {
+        ObjectNode copy = schemaConfig.deepCopy();
+        JsonNode direct = copy.path("direct_schemas");
+        for (String side : new String[] {"payload_schema", "key_schema"}) {
+            if (direct.get(side) instanceof ObjectNode s) {
+                s.remove("json_schema");
+                s.remove("avro_schema");
+                if (s.get("proto_schema") instanceof ObjectNode proto) {
+                    proto.remove("schema_text");
                 }
             }
         }
-        ObjectNode backfill = node.putObject("backfill_status");
-        backfill.put("state", row.backfillState);
-        if (row.backfillMaxTimestamp != null) {
-            backfill.put("backfill_max_timestamp", time(row.backfillMaxTimestamp));
-        }
-        if (row.ingestionMinTimestamp != null) {
-            backfill.put("ingestion_min_timestamp", time(row.ingestionMinTimestamp));
-        }
-        backfill.put("forced", row.forced);
-        if (row.rowsMerged != null) {
-            backfill.put("rows_merged", row.rowsMerged);
-        }
-        if (row.completedAt != null) {
-            backfill.put("completed_at", time(row.completedAt));
-        }
-        return node;
+        return copy;
     }
 
     /** RFC 3339 in UTC, e.g. 2026-11-30T07:00:00.123Z. */

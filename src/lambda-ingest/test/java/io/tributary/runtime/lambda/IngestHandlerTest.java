@@ -4,8 +4,8 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
@@ -193,8 +193,8 @@ class IngestHandlerTest {
                 + new ObjectMapper().writeValueAsString(PAYLOAD_SCHEMA) + "}}},"
                 + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + name
                 + "_ingestion\"}}}";
-        ObjectNode created = VertxContextSupport.subscribeAndAwait(
-                () -> streams.create(ROOT, RegistryJson.parse(body, StreamDefinition.class)));
+        JsonNode created = new ObjectMapper().readTree(VertxContextSupport.subscribeAndAwait(
+                () -> streams.create(ROOT, RegistryJson.parse(body, StreamDefinition.class))).utf8());
         return new Stream(created.get("stream_id").asText(), tables.defaultLocation("main", schemaName, "tx_ingestion"));
     }
 
