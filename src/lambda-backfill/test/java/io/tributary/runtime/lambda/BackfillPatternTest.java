@@ -158,6 +158,15 @@ class BackfillPatternTest {
         }
         assertThat(rows(spec.tableLocation())).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(tables.open(spec.tableLocation()).positions()).containsAllEntriesOf(next);
+
+        // A delete (stream-api) marks the stream first: from then on the schedule leaves its mappings alone.
+        assertThat(records.beginStop(spec.streamId())).isEqualTo(now);
+        assertThat(records.patternStreams()).doesNotContain(spec.streamId()).contains(unreachable.streamId());
+        assertThat(records.update(spec.streamId(), current -> {
+            throw new AssertionError("refreshed a stopping stream");
+        })).isEmpty();
+        records.forget(spec.streamId());
+        assertThat(records.mappings(spec.streamId())).isEmpty();
     }
 
     private PipelineSpec stream(String connection, String schema, String pattern) throws Throwable {
