@@ -99,8 +99,9 @@ class BackfillPatternTest {
         List<MappingRecords.Mapping> atCreate = mappings.create(spec);
         records.record(spec.streamId(), atCreate);
         assertThat(atCreate).extracting(MappingRecords.Mapping::topic).containsExactly(prefix + "-old");
-        // A second pattern stream, created while its cluster was reachable and matched nothing; now it is down.
-        PipelineSpec unreachable = stream(dead, prefix.replace('-', '_') + "_dead", "anything-.*");
+        // A second pattern stream, created while its cluster was reachable and matched nothing; now it is down. Its
+        // name sorts first, so the run meets it before the other stream.
+        PipelineSpec unreachable = stream(dead, "a_" + prefix.replace('-', '_'), "anything-.*");
         records.record(unreachable.streamId(), List.of());
 
         // After create: a matching topic appears (and is written to before the schedule runs), the old one is deleted.
@@ -180,7 +181,7 @@ class BackfillPatternTest {
                 + "\\\"properties\\\": {\\\"id\\\": {\\\"type\\\": \\\"string\\\"}}}\"}}},"
                 + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + name
                 + "_ingestion\"}}}";
-        Map<PartitionKey, Long> positions = connection.endsWith("dead-kafka") ? Map.of()
+        Map<PartitionKey, Long> positions = connection.endsWith("dead-kafka") ? Map.<PartitionKey, Long>of()
                 : StartPositions.capture(Map.of("bootstrap.servers", bootstrap), new Subscription.Pattern(pattern),
                         Duration.ofSeconds(30));
         return RegisteredStreams.register(directory, tables, connection, schema, "tx", definition, "NOT_CONFIGURED",
