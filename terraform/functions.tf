@@ -49,21 +49,25 @@ locals {
     QUARKUS_DATASOURCE_JDBC_URL                     = "jdbc:postgresql://${module.database.proxy_endpoint}:5432/${module.database.database_name}?sslmode=require"
   }
 
+  # What IngestMappings needs (tributary.aws.*, see IngestMappingSettings): stream-api creates and deletes each stream's
+  # event source mappings, and backfill adds and removes those of subscribe_pattern streams on its schedule.
+  ingest_mapping_environment = {
+    TRIBUTARY_AWS_INGEST_FUNCTION_ARN                = local.function_arns["ingest"]
+    TRIBUTARY_AWS_INGEST_ALIAS_PREFIX                = local.ingest_alias_prefix
+    TRIBUTARY_AWS_INGEST_BATCH_SIZE                  = local.functions["ingest"].properties["function.trigger.batch-size"]
+    TRIBUTARY_AWS_INGEST_MAX_BATCHING_WINDOW_SECONDS = local.functions["ingest"].properties["function.trigger.maximum-batching-window-seconds"]
+    TRIBUTARY_AWS_KAFKA_SECRET_PREFIX                = local.kafka_secret_prefix
+    TRIBUTARY_AWS_KAFKA_SECRETS_KMS_KEY_ARN          = aws_kms_key.tributary.arn
+    TRIBUTARY_AWS_KAFKA_SUBNET_IDS                   = join(",", module.network.private_subnet_ids)
+    TRIBUTARY_AWS_MSK_CLUSTER_ARNS                   = join(",", var.msk_cluster_arns)
+    TRIBUTARY_AWS_KAFKA_SECURITY_GROUP_ID            = module.network.functions_security_group_id
+  }
+
   # Settings one function needs about the others or about the deployment, beyond its own function.properties.
   extra_environment = {
-    "stream-api" = {
-      TRIBUTARY_AWS_INGEST_FUNCTION_ARN                = local.function_arns["ingest"]
-      TRIBUTARY_AWS_INGEST_ALIAS_PREFIX                = local.ingest_alias_prefix
-      TRIBUTARY_AWS_INGEST_BATCH_SIZE                  = local.functions["ingest"].properties["function.trigger.batch-size"]
-      TRIBUTARY_AWS_INGEST_MAX_BATCHING_WINDOW_SECONDS = local.functions["ingest"].properties["function.trigger.maximum-batching-window-seconds"]
-      TRIBUTARY_AWS_KAFKA_SECRET_PREFIX                = local.kafka_secret_prefix
-      TRIBUTARY_AWS_KAFKA_SECRETS_KMS_KEY_ARN          = aws_kms_key.tributary.arn
-      TRIBUTARY_AWS_KAFKA_SUBNET_IDS                   = join(",", module.network.private_subnet_ids)
-      TRIBUTARY_AWS_MSK_CLUSTER_ARNS                   = join(",", var.msk_cluster_arns)
-      TRIBUTARY_AWS_KAFKA_SECURITY_GROUP_ID            = module.network.functions_security_group_id
-    }
-    "ingest"   = {}
-    "backfill" = {}
+    "stream-api" = local.ingest_mapping_environment
+    "ingest"     = {}
+    "backfill"   = local.ingest_mapping_environment
   }
 
   function_policies = {

@@ -213,6 +213,45 @@ data "aws_iam_policy_document" "backfill" {
     resources = [local.warehouse_tables]
   }
 
+  # Each tick maps the topics that started to match a subscribe_pattern stream and unmaps deleted ones, always on the
+  # stream's alias of ingest. It neither waits for a deletion (no Get) nor touches aliases: stream-api owns those.
+  statement {
+    sid       = "AddAndRemoveIngestEventSourceMappings"
+    actions   = ["lambda:CreateEventSourceMapping", "lambda:DeleteEventSourceMapping"]
+    resources = ["arn:${local.partition}:lambda:${local.region}:${local.account_id}:event-source-mapping:*"]
+    condition {
+      test     = "ArnLike"
+      variable = "lambda:FunctionArn"
+      values   = [local.ingest_alias_arns]
+    }
+  }
+
+  # A new mapping of a SASL stream names the credentials secret stream-api created; backfill only looks up its ARN.
+  statement {
+    sid       = "FindKafkaCredentials"
+    actions   = ["secretsmanager:DescribeSecret"]
+    resources = [local.kafka_secrets_arn]
+  }
+
+  # Re-resolving a pattern lists the cluster's topics, as creating the stream did.
+  dynamic "statement" {
+    for_each = length(var.msk_cluster_arns) > 0 ? ["msk"] : []
+    content {
+      sid       = "ConnectToMsk"
+      actions   = ["kafka-cluster:Connect"]
+      resources = var.msk_cluster_arns
+    }
+  }
+
+  dynamic "statement" {
+    for_each = length(var.msk_cluster_arns) > 0 ? ["msk"] : []
+    content {
+      sid       = "DescribeMskTopics"
+      actions   = ["kafka-cluster:DescribeTopic"]
+      resources = local.msk_topic_arns
+    }
+  }
+
   dynamic "statement" {
     for_each = length(var.backfill_source_bucket_arns) > 0 ? ["backfill"] : []
     content {

@@ -6,7 +6,10 @@ package io.tributary.ingest;
  */
 public interface PipelineControl {
 
-    /** The stream was created (its table exists); start ingesting it. Must not block on Kafka. */
+    /**
+     * The stream was created (its table exists); start ingesting it. Called on a worker thread; it must not wait for
+     * the pipeline to ingest (on AWS it may ask Kafka which topics a pattern matches, bounded by the admin timeout).
+     */
     void start(PipelineSpec spec);
 
     /** Stop the stream's pipeline and return only when no write of it can land any more. */

@@ -7,7 +7,9 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,18 +41,8 @@ public final class StartPositions {
      */
     public static Map<PartitionKey, Long> capture(Map<String, String> kafkaProperties, Subscription subscription,
             Duration timeout) {
-        Map<String, Object> config = new HashMap<>(kafkaProperties);
-        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-        config.put("request.timeout.ms", timeoutMs);
-        config.put("default.api.timeout.ms", timeoutMs);
-        config.putIfAbsent("client.id", "tributary-start-positions");
         long deadline = System.nanoTime() + timeout.toNanos();
-        Admin admin;
-        try {
-            admin = Admin.create(config);
-        } catch (KafkaException e) {
-            throw new KafkaAccessException("the Kafka client settings are not usable: " + scrub(e, kafkaProperties));
-        }
+        Admin admin = admin(kafkaProperties, timeout);
         try {
             List<TopicPartition> partitions = resolve(admin, subscription, deadline, kafkaProperties);
             Map<PartitionKey, Long> positions = new TreeMap<>();
@@ -69,17 +61,58 @@ public final class StartPositions {
         }
     }
 
+    /**
+     * The cluster's topic names, internal topics left out: what a {@code subscribe_pattern} is matched against (see
+     * {@link #matching}). Where a pattern is not followed by a consumer (AWS Lambda's event source mappings take fixed
+     * topic names), this is how the topics it resolves to are found, at create and again on a schedule.
+     *
+     * @throws KafkaAccessException as {@link #capture} does
+     */
+    public static SortedSet<String> topicNames(Map<String, String> kafkaProperties, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Admin admin = admin(kafkaProperties, timeout);
+        try {
+            return new TreeSet<>(await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
+                    deadline, kafkaProperties));
+        } finally {
+            admin.close(Duration.ZERO);
+        }
+    }
+
+    /** The names a pattern subscription matches: the whole name, as Kafka's consumer matches a subscribed pattern. */
+    public static SortedSet<String> matching(Collection<String> topicNames, Subscription.Pattern pattern) {
+        Pattern regex = Pattern.compile(pattern.regex());
+        SortedSet<String> matched = new TreeSet<>();
+        for (String name : topicNames) {
+            if (regex.matcher(name).matches()) {
+                matched.add(name);
+            }
+        }
+        return matched;
+    }
+
+    private static Admin admin(Map<String, String> kafkaProperties, Duration timeout) {
+        Map<String, Object> config = new HashMap<>(kafkaProperties);
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        config.put("request.timeout.ms", timeoutMs);
+        config.put("default.api.timeout.ms", timeoutMs);
+        config.putIfAbsent("client.id", "tributary-start-positions");
+        try {
+            return Admin.create(config);
+        } catch (KafkaException e) {
+            throw new KafkaAccessException("the Kafka client settings are not usable: " + scrub(e, kafkaProperties));
+        }
+    }
+
     private static List<TopicPartition> resolve(Admin admin, Subscription subscription, long deadline,
             Map<String, String> secrets) {
         if (subscription instanceof Subscription.Topics t) {
             return describe(admin, t.topics(), deadline, secrets, null);
         }
         if (subscription instanceof Subscription.Pattern p) {
-            Pattern regex = Pattern.compile(p.regex());
             Collection<String> names = await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
                     deadline, secrets);
-            return describe(admin, names.stream().filter(n -> regex.matcher(n).matches()).sorted().toList(), deadline,
-                    secrets, null);
+            return describe(admin, List.copyOf(matching(names, p)), deadline, secrets, null);
         }
         Subscription.Assign a = (Subscription.Assign) subscription;
         return describe(admin, List.copyOf(a.partitions().keySet()), deadline, secrets, a.partitions());
@@ -119,7 +152,7 @@ public final class StartPositions {
                     + "are reachable from Tributary, and the security settings");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new KafkaAccessException("interrupted while reading the end offsets");
+            throw new KafkaAccessException("interrupted while waiting for Kafka");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof UnknownTopicOrPartitionException) {
@@ -136,7 +169,7 @@ public final class StartPositions {
                 throw new KafkaAccessException("Kafka did not answer in time: check bootstrap_servers, that the "
                         + "brokers are reachable from Tributary, and the security settings");
             }
-            throw new KafkaAccessException("reading the end offsets failed: " + scrub(cause, secrets));
+            throw new KafkaAccessException("asking Kafka for topics or offsets failed: " + scrub(cause, secrets));
         }
     }
 

@@ -309,12 +309,10 @@ class StreamsApiTest {
     }
 
     /**
-     * Server only: on AWS a stream's pipeline is event source mappings, which read fixed topic names, so stream-api
-     * refuses subscribe_pattern with a 400 on the field (StreamApiLambdaTest) until the scheduled function re-resolves
-     * patterns into mappings (issue #6).
+     * On AWS too: stream-api maps the topics the pattern matches at create (StreamApiLambdaTest), and the backfill
+     * function's schedule maps those that start to match later (BackfillPatternTest).
      */
     @Test
-    @Tag("server-only")
     void subscribePatternCapturesItsPartitions() {
         String name = createdName("pattern");
         ObjectNode body = valid(name, connection, topic);

@@ -160,6 +160,70 @@ class TerraformTest {
                 });
     }
 
+    /**
+     * Every function whose build includes the event source mapping code (src/lambda-mappings, added by its pom
+     * profile) may create and delete mappings of ingest's stream aliases, and gets every setting IngestMappingSettings
+     * requires: today stream-api (create and delete) and backfill (subscribe_pattern refresh).
+     */
+    @Test
+    void functionsThatManageMappingsHaveTheirPermissionsAndSettings() throws Exception {
+        Set<String> managing = functionsBuildingMappings();
+        assertThat(managing).containsExactlyInAnyOrder("stream-api", "backfill");
+        Set<String> required = requiredMappingSettings();
+        assertThat(required).contains("TRIBUTARY_AWS_INGEST_FUNCTION_ARN", "TRIBUTARY_AWS_KAFKA_SUBNET_IDS");
+        for (String function : managing) {
+            String document = reference(model.local("", "function_policies").path(function).asText(),
+                    "data.aws_iam_policy_document.", ".json");
+            assertThat(IamWildcards.statements(model)).as(function + " may create and delete ingest's mappings")
+                    .anySatisfy(s -> {
+                        assertThat(s.document().name()).isEqualTo(document);
+                        assertThat(texts(s.body().get("actions")))
+                                .contains("lambda:CreateEventSourceMapping", "lambda:DeleteEventSourceMapping");
+                        assertThat(s.body().path("condition")).anySatisfy(c -> {
+                            assertThat(c.path("variable").asText()).isEqualTo("lambda:FunctionArn");
+                            assertThat(refersTo(c.get("values"), "", "ingest")).isTrue();
+                            assertThat(model.resolve(c.get("values"), "")).contains("stream-");
+                        });
+                    });
+            String environment = model.resolve(model.local("", "extra_environment").get(function), "");
+            for (String key : required) {
+                assertThat(environment).as("environment of " + function).contains(key);
+            }
+        }
+        assertThat(FunctionConfigs.names(REPO)).containsAll(managing);
+    }
+
+    /** Functions whose pom profile adds src/lambda-mappings/java to their sources. */
+    private static Set<String> functionsBuildingMappings() throws Exception {
+        org.w3c.dom.Document pom = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(REPO.resolve("pom.xml").toFile());
+        org.w3c.dom.NodeList profiles = pom.getElementsByTagName("profile");
+        Set<String> functions = new TreeSet<>();
+        for (int i = 0; i < profiles.getLength(); i++) {
+            org.w3c.dom.Element profile = (org.w3c.dom.Element) profiles.item(i);
+            org.w3c.dom.NodeList values = profile.getElementsByTagName("value");
+            if (values.getLength() > 0 && profile.getTextContent().contains("src/lambda-mappings/java")) {
+                functions.add(values.item(0).getTextContent().strip());
+            }
+        }
+        return functions;
+    }
+
+    /** TRIBUTARY_AWS_* of each IngestMappingSettings method that has neither a default nor an Optional type. */
+    private static Set<String> requiredMappingSettings() throws IOException {
+        String source = Files.readString(
+                REPO.resolve("src/lambda-mappings/java/io/tributary/runtime/lambda/IngestMappingSettings.java"));
+        Matcher m = Pattern.compile("(@WithDefault\\([^)]*\\)\\s*)?\\n\\s*([A-Za-z<>, ]+) ([a-z][A-Za-z]*)\\(\\);")
+                .matcher(source);
+        Set<String> keys = new TreeSet<>();
+        while (m.find()) {
+            if (m.group(1) == null && !m.group(2).startsWith("Optional")) {
+                keys.add("TRIBUTARY_AWS_" + m.group(3).replaceAll("([A-Z])", "_$1").toUpperCase());
+            }
+        }
+        return keys;
+    }
+
     /** What terraform validate would catch first, checked without the providers it needs. */
     @Test
     void everyReferenceAndModuleArgumentResolves() {

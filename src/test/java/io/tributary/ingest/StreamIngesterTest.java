@@ -108,6 +108,41 @@ class StreamIngesterTest {
         assertExactly(rows(), 0, 50, 0, 1);
     }
 
+    /**
+     * A topic that starts to match a subscribe_pattern after create has no start position: its first batch (from the
+     * topic's beginning, as the server's consumer and a TRIM_HORIZON event source mapping read it) lands whole, while
+     * the partitions with a position still drop what precedes it; redeliveries of either add nothing.
+     */
+    @Test
+    void aTopicWithoutAPositionLandsFromItsFirstRecordAndOnce() {
+        location = tables.defaultLocation("main", "s", "patterned");
+        tables.create(location, schema.rowSchema(), Map.of(new PartitionKey("t", 0), 5L));
+        MicroBatch.Builder first = MicroBatch.builder();
+        for (long o = 0; o < 8; o++) {
+            first.add(record(0, o));
+        }
+        List<SourceRecord> fresh = new ArrayList<>();
+        for (long o = 0; o < 6; o++) {
+            fresh.add(new SourceRecord("t-new", 0, o, 1_700_000_000_000L + o,
+                    ("n" + o).getBytes(StandardCharsets.UTF_8),
+                    ("{\"id\":" + o + "}").getBytes(StandardCharsets.UTF_8)));
+        }
+        fresh.subList(0, 4).forEach(first::add);
+
+        CommitResult result = ingester().ingest(first.build()).orElseThrow();
+
+        assertThat(result.rows()).isEqualTo(3 + 4);
+        assertThat(result.positions()).containsEntry(new PartitionKey("t", 0), 8L)
+                .containsEntry(new PartitionKey("t-new", 0), 4L);
+        MicroBatch.Builder redelivered = MicroBatch.builder();
+        fresh.forEach(redelivered::add); // the first four again, and two more
+        assertThat(ingester().ingest(redelivered.build()).orElseThrow().rows()).isEqualTo(2);
+        assertThat(ingester().ingest(redelivered.build())).isEmpty();
+        assertThat(rows()).extracting(r -> r.get("kafka_topic") + ":" + r.get("kafka_offset"))
+                .containsExactlyInAnyOrder("t:5", "t:6", "t:7",
+                        "t-new:0", "t-new:1", "t-new:2", "t-new:3", "t-new:4", "t-new:5");
+    }
+
     @Test
     void aRedeliveredBatchAddsNothing() {
         StreamIngester ingester = ingester();

@@ -80,6 +80,18 @@ class StartPositionsTest {
     }
 
     @Test
+    void topicNamesListTheClusterAndPatternsMatchThemWhole() {
+        // What AWS Lambda resolves a pattern with, at create and on the backfill schedule (PatternRefresh).
+        var names = StartPositions.topicNames(props("app-secret"), TIMEOUT);
+        assertThat(names).contains("orders-eu", "orders-us", "payments").noneMatch(n -> n.startsWith("__"));
+        assertThat(StartPositions.matching(names, new Subscription.Pattern("orders-.*")))
+                .containsExactly("orders-eu", "orders-us");
+        assertThat(StartPositions.matching(names, new Subscription.Pattern("orders"))).isEmpty();
+        assertThatThrownBy(() -> StartPositions.topicNames(props("wrong-password-123"), TIMEOUT))
+                .isInstanceOf(StartPositions.KafkaAccessException.class).hasMessageNotContaining("wrong-password-123");
+    }
+
+    @Test
     void assignTakesOnlyTheNamedPartitions() {
         assertThat(StartPositions.capture(props("app-secret"),
                 new Subscription.Assign(Map.of("orders-eu", List.of(1, 7))), TIMEOUT))

@@ -18,9 +18,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * The backfill function: each scheduled tick runs the overlap check of every stream with a backfill source, merges
- * those that are ready (SPEC 5; the same {@link BackfillRound} the server's schedule runs) and compacts small files of
- * every ingestion table (SPEC 4). Only the schedule may invoke it.
+ * The backfill function: each scheduled tick refreshes the event source mappings of every {@code subscribe_pattern}
+ * stream ({@link PatternRefresh}: topics that started to match get one, deleted topics lose theirs), runs the overlap
+ * check of every stream with a backfill source, merges those that are ready (SPEC 5; the same {@link BackfillRound}
+ * the server's schedule runs) and compacts small files of every ingestion table (SPEC 4). A failing pattern refresh
+ * is counted in the result and logged; it holds up neither the other streams nor the backfill. Only the schedule may
+ * invoke it.
  */
 public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillSummary> {
     private static final Logger LOG = Logger.getLogger(BackfillHandler.class);
@@ -30,6 +33,8 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
     /** Files under half of this are rewritten into files of about this size: a common Delta target size. */
     static final long TARGET_FILE_BYTES = 128L * 1024 * 1024;
 
+    @Inject
+    PatternRefresh patterns;
     @Inject
     BackfillTargets targets;
     @Inject
@@ -48,6 +53,7 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
                     + "'; backfill runs only from its schedule (source '" + SCHEDULER_SOURCE + "' or '"
                     + EVENTS_SOURCE + "')");
         }
+        PatternRefresh.Summary refreshed = patterns.run();
         DurationConverter durations = new DurationConverter();
         Backfill backfill = new Backfill(tables,
                 BackfillSettings.of(durations.convert(minOverlap), durations.convert(maxWait)), Clock.systemUTC());
@@ -60,7 +66,8 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
         int compacted = compactAll();
         long merged = results.stream().filter(r -> r.rowsMerged() != null).count();
         long failed = results.stream().filter(BackfillRound.Result::error).count();
-        return new BackfillSummary(results.size(), merged, failed, compacted);
+        return new BackfillSummary(results.size(), merged, failed, compacted, refreshed.streamsChecked(),
+                refreshed.mappingsAdded(), refreshed.mappingsRemoved(), refreshed.failures());
     }
 
     /** One table's failure does not stop the others; it is compacted at the next tick. */

@@ -21,10 +21,15 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.lambda.model.CreateEventSourceMappingRequest;
 
 /**
  * stream-api through the Lambda HTTP path: API Gateway v2 events (with the authorizer's identity) posted to Quarkus's
@@ -49,6 +54,8 @@ class StreamApiLambdaTest {
     Instance<PipelineControl> pipelines;
     @Inject
     LambdaPipelines lambdaPipelines;
+    @Inject
+    MappingRecords records;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
@@ -85,7 +92,7 @@ class StreamApiLambdaTest {
         assertThat(JSON.readTree(list.get("body").asText()).get("streams").findValuesAsText("name"))
                 .contains("main.api.tx");
 
-        java.util.List<String> ids = lambdaPipelines.mappingIds(spec.streamId());
+        List<String> ids = lambdaPipelines.mappingIds(spec.streamId());
         JsonNode deleted = call("DELETE", STREAMS + "/main.api.tx", null, "root");
         assertThat(deleted.get("statusCode").asInt()).isEqualTo(200);
         assertThat(FakeAwsControlPlane.LAMBDA.deleted).containsAll(ids);
@@ -122,22 +129,72 @@ class StreamApiLambdaTest {
     }
 
     @Test
-    void aSubscribePatternIsRefusedOnTheFieldAndLeavesNothing() {
+    void aPatternStreamMapsTheTopicsMatchingAtCreateAndDeleteRemovesThem() throws Exception {
         String connection = Api.unique("pattern-kafka");
-        Api.as(Api.ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
-                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
+        createConnection(connection);
+        String prefix = "pat-" + Long.toString(System.nanoTime(), 36);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(prefix + "-a", 2, (short) 1),
+                    new NewTopic(prefix + "-b", 1, (short) 1), new NewTopic(prefix + "-bb", 1, (short) 1),
+                    new NewTopic("x" + prefix + "-a", 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        }
+        String name = "main." + Api.unique("pat") + ".s";
+        ObjectNode body = StreamRequests.with(StreamRequests.valid(name, connection, prefix + "-a"),
+                "source_config.kafka_stream_config.subscription_mode",
+                StreamRequests.json("{\"subscribe_pattern\": \"" + prefix + "-(a|b|c)\"}"));
+
+        String id = Api.as(Api.ALICE).body(body.toString()).post(STREAMS).then().statusCode(200)
+                .body("ingestion_status.partitions", org.hamcrest.Matchers.hasSize(3))
+                .extract().path("stream_id");
+
+        // One mapping per topic matching the whole pattern now, on the stream's alias; -bb and x...-a do not match.
+        List<MappingRecords.Mapping> recorded = records.mappings(id);
+        assertThat(recorded).extracting(MappingRecords.Mapping::topic).containsExactly(prefix + "-a", prefix + "-b");
+        for (MappingRecords.Mapping m : recorded) {
+            CreateEventSourceMappingRequest request = FakeAwsControlPlane.LAMBDA.request(m.id());
+            assertThat(request.topics()).containsExactly(m.topic());
+            assertThat(request.functionName()).isEqualTo(FakeLambda.INGEST + ":stream-" + id);
+            assertThat(request.selfManagedEventSource().endpoints().values()).singleElement()
+                    .isEqualTo(List.of(bootstrap.split(",")));
+            assertThat(FakeAwsControlPlane.LAMBDA.live).containsKey(m.id());
+        }
+        assertThat(FakeAwsControlPlane.LAMBDA.aliases).contains("stream-" + id);
+
+        Api.as(Api.ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
+        assertThat(FakeAwsControlPlane.LAMBDA.deleted).containsAll(recorded.stream().map(MappingRecords.Mapping::id)
+                .toList());
+        assertThat(FakeAwsControlPlane.LAMBDA.live).doesNotContainKeys(recorded.stream()
+                .map(MappingRecords.Mapping::id).toArray(String[]::new));
+        assertThat(FakeAwsControlPlane.LAMBDA.aliases).doesNotContain("stream-" + id);
+        assertThat(records.mappings(id)).isEmpty();
+    }
+
+    @Test
+    void aPatternMatchingNoTopicYetIsCreatedWithItsAliasAndNoMapping() {
+        String connection = Api.unique("pattern-kafka");
+        createConnection(connection);
         String name = "main." + Api.unique("pat") + ".s";
         ObjectNode body = StreamRequests.with(StreamRequests.valid(name, connection, "tx"),
                 "source_config.kafka_stream_config.subscription_mode",
-                StreamRequests.json("{\"subscribe_pattern\": \"tx-.*\"}"));
+                StreamRequests.json("{\"subscribe_pattern\": \"" + Api.unique("none") + "-.*\"}"));
+        int before = FakeAwsControlPlane.LAMBDA.mappings.size();
 
-        Api.as(Api.ALICE).body(body.toString()).post(STREAMS).then().statusCode(400)
-                .body("error_code", org.hamcrest.Matchers.equalTo("INVALID_PARAMETER_VALUE"))
-                .body("message", org.hamcrest.Matchers.startsWith(
-                        "source_config.kafka_stream_config.subscription_mode.subscribe_pattern: cannot run on AWS Lambda"));
-        Api.as(Api.ALICE).get(STREAMS + "/" + name).then().statusCode(404);
-        String[] parts = name.split("\\.");
-        assertThat(tables.exists(tables.defaultLocation(parts[0], parts[1], parts[2] + "_ingestion"))).isFalse();
+        String id = Api.as(Api.ALICE).body(body.toString()).post(STREAMS).then().statusCode(200)
+                .body("ingestion_status.partitions", org.hamcrest.Matchers.hasSize(0))
+                .extract().path("stream_id");
+
+        assertThat(FakeAwsControlPlane.LAMBDA.mappings).hasSize(before);
+        assertThat(FakeAwsControlPlane.LAMBDA.aliases).contains("stream-" + id);
+        assertThat(records.patternStreams()).contains(id); // the schedule maps topics that start to match
+        Api.as(Api.ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
+        assertThat(records.patternStreams()).doesNotContain(id);
+        assertThat(FakeAwsControlPlane.LAMBDA.aliases).doesNotContain("stream-" + id);
+    }
+
+    private void createConnection(String connection) {
+        Api.as(Api.ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then()
+                .statusCode(200);
     }
 
     /** Posts an API Gateway HTTP API (payload 2.0) event; {@code subject} is the JWT authorizer's sub claim. */

@@ -46,6 +46,8 @@ import org.junit.jupiter.api.TestInstance;
  * alias, and read back from the Delta table with Delta Kernel. The mapping redelivers whole batches: a batch posted
  * twice lands once, and a batch overlapping what the table has adds only the new records.
  *
+ * <p>{@link IngestHandlerS3Test} runs the same cases with the warehouse on S3 (S3Proxy).
+ *
  * <p>{@link InvokedFunctionEventServer} is registered for every test of the ingest build (restrictToAnnotatedClass
  * is false): events go to it, and the function's poll loop reads them from it.
  */
@@ -159,7 +161,7 @@ class IngestHandlerTest {
     }
 
     /** What the event server answered: the handler's JSON result (200) or Lambda's error object (500). */
-    private record Invocation(int status, String body) {
+    record Invocation(int status, String body) {
         Invocation ok() {
             assertThat(status).as(body).isEqualTo(200);
             return this;
@@ -170,20 +172,20 @@ class IngestHandlerTest {
         }
     }
 
-    private Invocation invoke(String invokedArn, String event) {
+    Invocation invoke(String invokedArn, String event) {
         Response response = given().header(InvokedFunctionEventServer.INVOKED_ARN, invokedArn)
                 .contentType("application/json").body(event).when().post(invokeUrl);
         return new Invocation(response.statusCode(), response.asString());
     }
 
-    private record Stream(String id, String location) {
+    record Stream(String id, String location) {
         String alias() {
             return FUNCTION + ":" + StreamAlias.PREFIX + id;
         }
     }
 
     /** Creates the stream the way stream-api does (the registry's create: start positions from the broker). */
-    private Stream create(String schema, String subscriptionMode) throws Throwable {
+    Stream create(String schema, String subscriptionMode) throws Throwable {
         String schemaName = schema + "_" + Long.toString(System.nanoTime(), 36);
         String name = "main." + schemaName + ".tx";
         String body = "{\"name\": \"" + name + "\","
@@ -198,7 +200,7 @@ class IngestHandlerTest {
         return new Stream(created.get("stream_id").asText(), tables.defaultLocation("main", schemaName, "tx_ingestion"));
     }
 
-    private String topic(int partitions) throws Exception {
+    String topic(int partitions) throws Exception {
         String topic = "handler-" + Long.toString(System.nanoTime(), 36);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
@@ -206,7 +208,7 @@ class IngestHandlerTest {
         return topic;
     }
 
-    private List<RecordMetadata> produce(String topic, List<ProducerRecord<String, String>> records) throws Exception {
+    List<RecordMetadata> produce(String topic, List<ProducerRecord<String, String>> records) throws Exception {
         List<RecordMetadata> sent = new ArrayList<>();
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.<String, Object>of("bootstrap.servers", bootstrap), new StringSerializer(), new StringSerializer())) {
@@ -226,7 +228,7 @@ class IngestHandlerTest {
     }
 
     /** Rows in SPEC column order (Delta Kernel's scan), the value struct flattened to "id|amount". */
-    private List<List<Object>> rows(Stream stream) {
+    List<List<Object>> rows(Stream stream) {
         List<List<Object>> out = new ArrayList<>();
         try (TableRows rows = tables.read(stream.location())) {
             while (rows.hasNext()) {

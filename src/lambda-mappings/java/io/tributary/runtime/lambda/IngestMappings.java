@@ -3,6 +3,7 @@ package io.tributary.runtime.lambda;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
 import io.tributary.registry.ErrorCode;
 import io.tributary.registry.RegistryException;
@@ -14,12 +15,15 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.AmazonManagedKafkaEventSourceConfig;
@@ -37,15 +41,19 @@ import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 /**
  * On AWS a stream's pipeline is a set of Kafka event source mappings, one per topic (a mapping reads one topic),
  * all invoking the stream's own alias of the ingest function. stream-api creates them when a stream is created and
- * deletes them when it is deleted.
+ * deletes them when it is deleted; for a {@code subscribe_pattern} the backfill function's schedule adds and removes
+ * them as topics start to match or are deleted ({@link PatternRefresh}). Built into both functions from
+ * src/lambda-mappings.
  *
  * <p>The mappings start at the beginning of each topic: records older than the stream are dropped by the ingest core,
  * whose positions start at the end offsets recorded at create (SPEC 4), so none produced after create is missed
- * while a mapping is still starting. An {@code assign} subscription maps whole topics; the core drops other
- * partitions. A {@code subscribe_pattern} cannot be served, since mappings take fixed topic names.
+ * while a mapping is still starting. A topic without a recorded position (one that starts to match a pattern after
+ * create) is ingested from its first record, as the server does. An {@code assign} subscription maps whole topics;
+ * the core drops other partitions. A pattern resolves, like the start positions, against the cluster's topics
+ * (internal ones left out) with a whole-name match; zero matches is a stream with no mapping yet.
  *
- * <p>Lead: the registry keeps the ids {@link #create} returns (listing mappings by function needs IAM on every
- * resource, which the deployment does not grant) and passes them to {@link #delete}.
+ * <p>The registry keeps the mappings {@link #create} returns ({@link MappingRecords}): listing mappings by function
+ * needs IAM on every resource, which the deployment does not grant.
  */
 @ApplicationScoped
 public class IngestMappings {
@@ -54,32 +62,78 @@ public class IngestMappings {
     private static final Pattern ALIAS = Pattern.compile("(?!^[0-9]+$)[A-Za-z0-9_-]{1,128}");
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The cluster's topic names for a stream's Kafka client properties (internal topics left out). */
+    @FunctionalInterface
+    public interface TopicNames {
+        SortedSet<String> list(Map<String, String> kafkaProperties);
+    }
+
     private final LambdaClient lambda;
     private final SecretsManagerClient secrets;
     private final IngestMappingSettings settings;
+    private final TopicNames topicNames;
     private final Duration deletionTimeout;
     private final Duration pollInterval;
 
     @Inject
-    public IngestMappings(IngestMappingSettings settings) {
+    public IngestMappings(IngestMappingSettings settings,
+            @ConfigProperty(name = "tributary.kafka.admin-timeout", defaultValue = "10s") Duration kafkaTimeout) {
         this(LambdaClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
                 SecretsManagerClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
-                settings, Duration.ofMinutes(2), Duration.ofSeconds(2));
+                settings, properties -> StartPositions.topicNames(properties, kafkaTimeout), Duration.ofMinutes(2),
+                Duration.ofSeconds(2));
     }
 
     IngestMappings(LambdaClient lambda, SecretsManagerClient secrets, IngestMappingSettings settings,
-            Duration deletionTimeout, Duration pollInterval) {
+            TopicNames topicNames, Duration deletionTimeout, Duration pollInterval) {
         this.lambda = lambda;
         this.secrets = secrets;
         this.settings = settings;
+        this.topicNames = topicNames;
         this.deletionTimeout = deletionTimeout;
         this.pollInterval = pollInterval;
     }
 
-    /** Creates the stream's alias, credentials secret (SASL only) and mappings; returns the mapping ids. */
-    public List<String> create(PipelineSpec spec) {
-        List<String> topics = topics(spec.subscription());
+    /**
+     * The topics the stream's mappings read: the named ones for {@code subscribe} and {@code assign}, the cluster's
+     * topics the pattern matches now for {@code subscribe_pattern}.
+     *
+     * @throws StartPositions.KafkaAccessException when a pattern cannot be resolved (Kafka unreachable or refusing)
+     */
+    public SortedSet<String> topics(PipelineSpec spec) {
+        return topics(spec, topicNames);
+    }
+
+    /** {@link #topics(PipelineSpec)} with the cluster's topic names from {@code names}. */
+    SortedSet<String> topics(PipelineSpec spec, TopicNames names) {
+        if (spec.subscription() instanceof Subscription.Topics t) {
+            return new TreeSet<>(t.topics());
+        }
+        if (spec.subscription() instanceof Subscription.Assign a) {
+            return new TreeSet<>(a.partitions().keySet());
+        }
+        Subscription.Pattern pattern = (Subscription.Pattern) spec.subscription();
+        return StartPositions.matching(names.list(spec.kafkaProperties()), pattern);
+    }
+
+    /** Where {@link #topics(PipelineSpec)} lists a cluster's topics. */
+    TopicNames topicNames() {
+        return topicNames;
+    }
+
+    /**
+     * Creates the stream's alias, credentials secret (SASL only) and one mapping per topic it resolves to now. When
+     * one fails, what was created is deleted again before the exception is thrown.
+     */
+    public List<MappingRecords.Mapping> create(PipelineSpec spec) {
         KafkaAccess access = KafkaAccess.of(spec.kafkaProperties());
+        SortedSet<String> topics;
+        try {
+            topics = topics(spec);
+        } catch (StartPositions.KafkaAccessException e) {
+            // As when the start positions cannot be read: a 400 on the connection (SPEC 2).
+            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, "connection_config: " + e.getMessage());
+        }
         String alias = alias(spec.streamId());
         try {
             lambda.createAlias(r -> r.functionName(settings.ingestFunctionArn()).name(alias).functionVersion("$LATEST")
@@ -87,41 +141,99 @@ public class IngestMappings {
         } catch (ResourceConflictException alreadyThere) {
             // A retried create: the alias from the first attempt is the one we want.
         }
-        Optional<String> cluster = access.mskCluster(settings.mskClusterArns().orElse(List.of()));
-        Optional<String> secretArn = credentialsSecret(spec.streamId(), access);
-        List<String> ids = new ArrayList<>();
-        for (String topic : topics) {
-            CreateEventSourceMappingRequest.Builder request = CreateEventSourceMappingRequest.builder()
-                    .functionName(settings.ingestFunctionArn() + ":" + alias)
-                    .topics(topic)
-                    .batchSize(settings.ingestBatchSize())
-                    .maximumBatchingWindowInSeconds(settings.ingestMaxBatchingWindowSeconds())
-                    .startingPosition(EventSourcePosition.TRIM_HORIZON);
-            String group = consumerGroup(spec.streamId(), topic);
-            List<SourceAccessConfiguration> accessConfigs = new ArrayList<>();
-            secretArn.ifPresent(arn -> accessConfigs.add(access(saslType(access.auth()), arn)));
-            if (cluster.isPresent()) {
-                request.eventSourceArn(cluster.get())
-                        .amazonManagedKafkaEventSourceConfig(AmazonManagedKafkaEventSourceConfig.builder()
-                                .consumerGroupId(group).build());
-            } else {
-                if (access.auth() == KafkaAccess.Auth.MSK_IAM) {
-                    throw new IllegalArgumentException("the brokers " + access.bootstrapServers() + " use MSK IAM "
-                            + "but belong to no MSK cluster of this deployment; add the cluster to msk_cluster_arns");
-                }
-                settings.kafkaSubnetIds().forEach(s -> accessConfigs.add(access(SourceAccessType.VPC_SUBNET, "subnet:" + s)));
-                accessConfigs.add(access(SourceAccessType.VPC_SECURITY_GROUP,
-                        "security_group:" + settings.kafkaSecurityGroupId()));
-                request.selfManagedEventSource(SelfManagedEventSource.builder()
-                                .endpoints(Map.of(EndPointType.KAFKA_BOOTSTRAP_SERVERS, access.bootstrapServers()))
-                                .build())
-                        .selfManagedKafkaEventSourceConfig(SelfManagedKafkaEventSourceConfig.builder()
-                                .consumerGroupId(group).build());
+        try {
+            Optional<String> secretArn = credentialsSecret(spec.streamId(), access);
+            return createMappings(spec, access, secretArn, topics);
+        } catch (RuntimeException e) {
+            // createMappings removed the mappings it made; the alias and secret go too, as the stream will.
+            try {
+                deleteAliasAndSecret(spec.streamId());
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
             }
-            request.sourceAccessConfigurations(accessConfigs);
-            ids.add(lambda.createEventSourceMapping(request.build()).uuid());
+            throw e;
         }
-        return List.copyOf(ids);
+    }
+
+    /**
+     * Adds mappings of further topics to a started stream, on its alias and with its credentials secret. When one
+     * fails, those this call created are deleted again (without waiting) before the exception is thrown.
+     */
+    public List<MappingRecords.Mapping> add(PipelineSpec spec, Collection<String> topics) {
+        if (topics.isEmpty()) {
+            return List.of();
+        }
+        KafkaAccess access = KafkaAccess.of(spec.kafkaProperties());
+        Optional<String> secretArn = access.username() == null ? Optional.empty()
+                : Optional.of(secrets.describeSecret(r -> r.secretId(secretName(spec.streamId()))).arn());
+        return createMappings(spec, access, secretArn, topics);
+    }
+
+    /** Deletes mappings whose topics are gone, without waiting: they can deliver nothing more. Safe to repeat. */
+    public void remove(Collection<String> mappingIds) {
+        for (String id : mappingIds) {
+            try {
+                lambda.deleteEventSourceMapping(r -> r.uuid(id));
+            } catch (ResourceNotFoundException gone) {
+                // Deleted by an earlier attempt.
+            }
+        }
+    }
+
+    private List<MappingRecords.Mapping> createMappings(PipelineSpec spec, KafkaAccess access,
+            Optional<String> secretArn, Collection<String> topics) {
+        String alias = alias(spec.streamId());
+        Optional<String> cluster = access.mskCluster(settings.mskClusterArns().orElse(List.of()));
+        if (cluster.isEmpty() && access.auth() == KafkaAccess.Auth.MSK_IAM) {
+            throw new IllegalArgumentException("the brokers " + access.bootstrapServers() + " use MSK IAM "
+                    + "but belong to no MSK cluster of this deployment; add the cluster to msk_cluster_arns");
+        }
+        List<MappingRecords.Mapping> created = new ArrayList<>();
+        try {
+            for (String topic : new TreeSet<>(topics)) {
+                CreateEventSourceMappingRequest request = request(spec, access, secretArn, cluster, alias, topic);
+                created.add(new MappingRecords.Mapping(topic, lambda.createEventSourceMapping(request).uuid()));
+            }
+            return List.copyOf(created);
+        } catch (RuntimeException e) {
+            try {
+                remove(created.stream().map(MappingRecords.Mapping::id).toList());
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+    }
+
+    private CreateEventSourceMappingRequest request(PipelineSpec spec, KafkaAccess access, Optional<String> secretArn,
+            Optional<String> cluster, String alias, String topic) {
+        // TRIM_HORIZON: a topic that starts to match after create has no position in the table and is read from its
+        // first record; for the others the core drops what precedes the recorded start positions.
+        CreateEventSourceMappingRequest.Builder request = CreateEventSourceMappingRequest.builder()
+                .functionName(settings.ingestFunctionArn() + ":" + alias)
+                .topics(topic)
+                .batchSize(settings.ingestBatchSize())
+                .maximumBatchingWindowInSeconds(settings.ingestMaxBatchingWindowSeconds())
+                .startingPosition(EventSourcePosition.TRIM_HORIZON);
+        String group = consumerGroup(spec.streamId(), topic);
+        List<SourceAccessConfiguration> accessConfigs = new ArrayList<>();
+        secretArn.ifPresent(arn -> accessConfigs.add(access(saslType(access.auth()), arn)));
+        if (cluster.isPresent()) {
+            request.eventSourceArn(cluster.get())
+                    .amazonManagedKafkaEventSourceConfig(AmazonManagedKafkaEventSourceConfig.builder()
+                            .consumerGroupId(group).build());
+        } else {
+            settings.kafkaSubnetIds().forEach(
+                    subnet -> accessConfigs.add(access(SourceAccessType.VPC_SUBNET, "subnet:" + subnet)));
+            accessConfigs.add(access(SourceAccessType.VPC_SECURITY_GROUP,
+                    "security_group:" + settings.kafkaSecurityGroupId()));
+            request.selfManagedEventSource(SelfManagedEventSource.builder()
+                            .endpoints(Map.of(EndPointType.KAFKA_BOOTSTRAP_SERVERS, access.bootstrapServers()))
+                            .build())
+                    .selfManagedKafkaEventSourceConfig(SelfManagedKafkaEventSourceConfig.builder()
+                            .consumerGroupId(group).build());
+        }
+        return request.sourceAccessConfigurations(accessConfigs).build();
     }
 
     /**
@@ -146,6 +258,10 @@ public class IngestMappings {
                 sleep();
             }
         }
+        deleteAliasAndSecret(streamId);
+    }
+
+    private void deleteAliasAndSecret(String streamId) {
         try {
             lambda.deleteAlias(r -> r.functionName(settings.ingestFunctionArn()).name(alias(streamId)));
         } catch (ResourceNotFoundException gone) {
@@ -201,19 +317,6 @@ public class IngestMappings {
                     + "digits, '-' and '_', at most " + (128 - settings.ingestAliasPrefix().length()) + ")");
         }
         return alias;
-    }
-
-    private static List<String> topics(Subscription subscription) {
-        if (subscription instanceof Subscription.Topics t) {
-            return List.copyOf(new TreeSet<>(t.topics()));
-        }
-        if (subscription instanceof Subscription.Assign a) {
-            return List.copyOf(new TreeSet<>(a.partitions().keySet()));
-        }
-        // A request this deployment cannot serve: a 400 naming the field, like every other refused request (SPEC 2).
-        throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, "source_config.kafka_stream_config"
-                + ".subscription_mode.subscribe_pattern: cannot run on AWS Lambda: event source mappings read fixed "
-                + "topic names; use subscribe with the topic names instead");
     }
 
     // Unique per mapping (Lambda requires it) and stable across retries; topic names may be too long to embed.

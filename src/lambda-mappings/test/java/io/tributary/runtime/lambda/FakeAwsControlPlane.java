@@ -1,25 +1,28 @@
 package io.tributary.runtime.lambda;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.tributary.ingest.StartPositions;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
- * stream-api tests: IngestMappings over in-memory fakes of the AWS Lambda and Secrets Manager control planes (the
- * only mocked parts; they cannot run here), and the tributary.aws settings a deployment passes.
+ * stream-api and backfill tests: IngestMappings over in-memory fakes of the AWS Lambda and Secrets Manager control
+ * planes (the only mocked parts; they cannot run here), and the tributary.aws settings a deployment passes. Patterns
+ * resolve against the real test broker, as deployed.
  */
 public class FakeAwsControlPlane implements QuarkusTestResourceLifecycleManager {
-    static final IngestMappingsTest.FakeLambda LAMBDA = new IngestMappingsTest.FakeLambda();
-    static final IngestMappingsTest.FakeSecrets SECRETS = new IngestMappingsTest.FakeSecrets();
+    static final FakeLambda LAMBDA = new FakeLambda();
+    static final FakeSecrets SECRETS = new FakeSecrets();
 
     @Override
     public Map<String, String> start() {
         return Map.of(
-                "tributary.aws.ingest-function-arn", "arn:aws:lambda:eu-west-1:123456789012:function:tributary-ingest",
+                "tributary.aws.ingest-function-arn", FakeLambda.INGEST,
                 "tributary.aws.ingest-batch-size", "10000",
                 "tributary.aws.ingest-max-batching-window-seconds", "1",
                 "tributary.aws.kafka-secret-prefix", "tributary/kafka/",
@@ -37,7 +40,9 @@ public class FakeAwsControlPlane implements QuarkusTestResourceLifecycleManager 
         @Priority(1)
         @Singleton
         IngestMappings ingestMappings() {
-            return new IngestMappings(LAMBDA, SECRETS, new IngestMappingsTest.Settings(), Duration.ofSeconds(10),
+            Duration kafkaTimeout = ConfigProvider.getConfig().getValue("tributary.kafka.admin-timeout", Duration.class);
+            return new IngestMappings(LAMBDA, SECRETS, new TestMappingSettings(),
+                    properties -> StartPositions.topicNames(properties, kafkaTimeout), Duration.ofSeconds(10),
                     Duration.ofMillis(1));
         }
     }
