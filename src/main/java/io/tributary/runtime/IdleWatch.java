@@ -190,9 +190,11 @@ final class IdleWatch implements AutoCloseable {
         private final Map<String, List<String>> matches = new HashMap<>();
         /**
          * Each stream's partitions as of the last topic refresh. A stream's topics are described once when it is first
-         * seen, so a topic that does not exist yet reads no partition until the next refresh finds it.
+         * seen; a pattern's new topics are found at the next refresh, a named topic as soon as it exists.
          */
         private final Map<StreamPipeline, List<TopicPartition>> partitionsOf = new IdentityHashMap<>();
+        /** Topics streams name (subscribe or assign) that did not exist when their partitions were resolved. */
+        private final Set<String> missing = new HashSet<>();
         private long nextRefreshNanos;
         private long retryAtNanos;
         private long backoffNanos;
@@ -296,17 +298,33 @@ final class IdleWatch implements AutoCloseable {
                 throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
             boolean refresh = now >= nextRefreshNanos;
             if (refresh) {
-                topicNames = admin().listTopics().names().get(API_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                topicNames = listTopics();
                 matches.clear();
                 partitionCounts.keySet().retainAll(topicNames);
                 partitionsOf.clear();
+                missing.clear();
+            } else if (!missing.isEmpty()) {
+                // A stream names a topic that did not exist at the last look. It is usually about to: the first
+                // produce creates it. So look again every round, not only at the next refresh, with one cheap
+                // metadata request; the streams re-resolve from the cached partition counts once one appears.
+                Set<String> names = listTopics();
+                if (missing.stream().anyMatch(names::contains)) {
+                    topicNames = names;
+                    matches.clear();
+                    partitionsOf.clear();
+                    missing.clear();
+                }
             }
             Set<String> describe = new HashSet<>();
             for (StreamPipeline pipeline : idle) {
                 if (!partitionsOf.containsKey(pipeline)) {
-                    for (String topic : topics(pipeline.spec().subscription())) {
+                    Subscription subscription = pipeline.spec().subscription();
+                    for (String topic : topics(subscription)) {
                         if (refresh || !partitionCounts.containsKey(topic)) {
                             describe.add(topic);
+                        }
+                        if (!(subscription instanceof Subscription.Pattern) && !topicNames.contains(topic)) {
+                            missing.add(topic);
                         }
                     }
                 }
@@ -320,6 +338,11 @@ final class IdleWatch implements AutoCloseable {
                 reads.put(pipeline, partitionsOf.computeIfAbsent(pipeline, p -> partitions(p.spec().subscription())));
             }
             return reads;
+        }
+
+        private Set<String> listTopics() throws ExecutionException, InterruptedException,
+                java.util.concurrent.TimeoutException {
+            return admin().listTopics().names().get(API_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
 
         private List<TopicPartition> partitions(Subscription subscription) {

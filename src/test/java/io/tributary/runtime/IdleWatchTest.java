@@ -125,6 +125,29 @@ class IdleWatchTest {
     }
 
     @Test
+    void aNamedTopicCreatedAfterTheStreamIsReadWithoutWaitingForATopicRefresh() {
+        // A refresh 10 minutes away: the stream must find its topic by the watch's own look for missing topics.
+        PipelineSettings slowRefresh = new PipelineSettings(IDLING.triggerInterval(), IDLING.maxBatchRecords(),
+                IDLING.maxBatchBytes(), Duration.ofMinutes(10), IDLING.idleTimeout());
+        PipelineSpec spec = KafkaStreamFixture.create(tables, "idle_later", new Subscription.Topics(List.of("idle-later")),
+                new SchemaSource.Plain(), new SchemaSource.Plain(), Map.of(),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()));
+        StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, spec, slowRefresh, new SimpleMeterRegistry());
+        running.add(pipeline);
+        IdleWatch watch = new IdleWatch(slowRefresh);
+        watches.add(watch);
+        watch.watch(pipeline);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pipeline.idlePositions() != null);
+
+        topics.createTopic("idle-later", 2);
+        produce("idle-later", 2, 0, 3);
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .until(() -> KafkaTestSupport.rows(tables, spec.tableLocation()).size() >= 6);
+        assertThat(coordinates(KafkaTestSupport.rows(tables, spec.tableLocation())))
+                .containsExactlyElementsOf(expected("idle-later", 2, 0, 3));
+    }
+
+    @Test
     void aTopicThatStartsToMatchAnIdleStreamsPatternWakesItFromItsBeginning() {
         topics.createTopic("idlepat-a", 1);
         PipelineSpec spec = KafkaStreamFixture.create(tables, "idle_pattern", new Subscription.Pattern("idlepat-.*"),
