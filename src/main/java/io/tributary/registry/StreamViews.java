@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The stream as the API shows it (SPEC 2.3): its definition plus identity, state and statuses, written as JSON.
@@ -24,14 +25,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * writes the few live fields. A list page of 50 streams was otherwise 50 parses and 50 trees.
  */
 final class StreamViews {
-    /** Beyond this many definitions the cache starts over: it only saves work, and ids are never reused. */
-    private static final int MAX_CACHED = 50_000;
+    /**
+     * Beyond this many characters of cached JSON the cache starts over: it only saves work, ids are never reused, and
+     * schemas can be large, so a count of streams would not bound the memory (the stream-api function is small).
+     */
+    private static final long MAX_CACHED_CHARS = 16L << 20;
     private static final Map<String, Members> CACHE = new ConcurrentHashMap<>();
+    private static final AtomicLong CACHED_CHARS = new AtomicLong();
 
     private StreamViews() {}
 
     /** Top-level fields of a definition as raw JSON values: all of them, and with the schema texts left out. */
-    private record Members(List<Map.Entry<String, String>> full, List<Map.Entry<String, String>> withoutSchemas) {}
+    private record Members(List<Map.Entry<String, String>> full, List<Map.Entry<String, String>> withoutSchemas,
+            long chars) {}
 
     static JsonBody one(StreamRow row, IngestionStatus status) {
         return write(g -> view(g, row, status, true));
@@ -54,7 +60,10 @@ final class StreamViews {
     }
 
     static void forget(String streamId) {
-        CACHE.remove(streamId);
+        Members removed = CACHE.remove(streamId);
+        if (removed != null) {
+            CACHED_CHARS.addAndGet(-removed.chars());
+        }
     }
 
     private interface Writing {
@@ -135,10 +144,13 @@ final class StreamViews {
             return cached;
         }
         Members parsed = parse(row.definition);
-        if (CACHE.size() >= MAX_CACHED) {
+        if (CACHED_CHARS.get() + parsed.chars() > MAX_CACHED_CHARS) {
             CACHE.clear();
+            CACHED_CHARS.set(0);
         }
-        CACHE.put(row.id, parsed);
+        if (CACHE.putIfAbsent(row.id, parsed) == null) {
+            CACHED_CHARS.addAndGet(parsed.chars());
+        }
         return parsed;
     }
 
@@ -146,17 +158,21 @@ final class StreamViews {
         ObjectNode node = (ObjectNode) RegistryJson.read(definition, JsonNode.class);
         List<Map.Entry<String, String>> full = new ArrayList<>();
         List<Map.Entry<String, String>> withoutSchemas = new ArrayList<>();
+        long chars = 0;
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
             Map.Entry<String, JsonNode> field = it.next();
             String raw = RegistryJson.write(field.getValue());
             full.add(Map.entry(field.getKey(), raw));
+            chars += raw.length();
             if (field.getKey().equals("schema_config") && field.getValue() instanceof ObjectNode config) {
-                withoutSchemas.add(Map.entry(field.getKey(), RegistryJson.write(withoutSchemaTexts(config))));
+                String stripped = RegistryJson.write(withoutSchemaTexts(config));
+                withoutSchemas.add(Map.entry(field.getKey(), stripped));
+                chars += stripped.length();
             } else {
                 withoutSchemas.add(Map.entry(field.getKey(), raw));
             }
         }
-        return new Members(List.copyOf(full), List.copyOf(withoutSchemas));
+        return new Members(List.copyOf(full), List.copyOf(withoutSchemas), chars);
     }
 
     private static ObjectNode withoutSchemaTexts(ObjectNode schemaConfig) {
