@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 @Path("/api/2.0/feature-engineering/streams")
@@ -35,6 +36,9 @@ public class StreamsResource {
     @POST
     @Operation(summary = "Create a stream: validates it, creates its ingestion table and starts ingesting")
     @RequestBody(content = @Content(schema = @Schema(implementation = StreamDefinition.class)))
+    @APIResponse(responseCode = "200", description = "The stream created",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = StreamSchemas.View.class)))
     public Uni<JsonBody> create(String body) {
         return streams.create(caller.principal(), RegistryJson.parse(body, StreamDefinition.class));
     }
@@ -42,12 +46,18 @@ public class StreamsResource {
     @GET
     @Path("/{name}")
     @Operation(summary = "Get a stream with its full schemas, state, ingestion status and backfill status")
+    @APIResponse(responseCode = "200", description = "The stream",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = StreamSchemas.View.class)))
     public Uni<JsonBody> get(@PathParam("name") String name) {
         return streams.get(caller.principal(), name);
     }
 
     @GET
     @Operation(summary = "List the streams of a catalog (and schema) the caller may read, by name, in pages")
+    @APIResponse(responseCode = "200", description = "One page of streams, ordered by name",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = StreamSchemas.Page.class)))
     public Uni<JsonBody> list(@QueryParam("catalog_name") String catalog,
             @QueryParam("schema_name") String schema, @QueryParam("max_results") String maxResults,
             @QueryParam("page_token") String pageToken, @QueryParam("include_schemas") String includeSchemas) {

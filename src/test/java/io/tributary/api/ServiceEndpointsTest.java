@@ -27,7 +27,12 @@ class ServiceEndpointsTest {
     void openApiDescribesTheOperations() {
         given().queryParam("format", "json").get("/q/openapi").then().statusCode(200)
                 .body("paths", org.hamcrest.Matchers.hasKey("/api/2.0/feature-engineering/streams"))
-                .body("paths.'/api/2.0/feature-engineering/streams'.post.summary", containsString("Create a stream"));
+                .body("paths.'/api/2.0/feature-engineering/streams'.post.summary", containsString("Create a stream"))
+                // The stream responses are pre-written JSON: the document must describe their fields, not the carrier.
+                .body("paths.'/api/2.0/feature-engineering/streams/{name}'.get.responses.'200'.content."
+                        + "'application/json'.schema.'$ref'", equalTo("#/components/schemas/StreamView"))
+                .body("components.schemas.StreamStatus.properties", org.hamcrest.Matchers.hasKey("ingestion_status"))
+                .body("components.schemas", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("JsonBody")));
         given().get("/q/swagger-ui/").then().statusCode(200);
     }
 

@@ -1,0 +1,52 @@
+package io.tributary.api;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.tributary.registry.StreamDefinition;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * The OpenAPI shapes of the stream responses. The registry writes those as JSON itself ({@link
+ * io.tributary.registry.JsonBody}), so nothing here is serialised: these types only describe the bytes.
+ */
+final class StreamSchemas {
+    private StreamSchemas() {}
+
+    @Schema(name = "StreamView", description = "The stream as created, plus its identity, state and statuses",
+            allOf = {StreamDefinition.class, Status.class})
+    static final class View {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @Schema(name = "StreamPage")
+    record Page(List<View> streams,
+            @Schema(description = "Absent on the last page; pass it as page_token for the next") String nextPageToken) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @Schema(name = "StreamStatus")
+    record Status(String streamId,
+            @Schema(description = "RFC 3339, UTC") String createdAt,
+            String createdBy,
+            @Schema(description = "Present when a pipeline of this process (or the table's log) knows it",
+                    enumeration = {"RUNNING", "FAILED"}) String state,
+            String stateMessage,
+            IngestionStatus ingestionStatus,
+            BackfillStatus backfillStatus) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @Schema(name = "StreamIngestionStatus")
+    record IngestionStatus(String lastCommitAt, Long tableVersion, long rowsIngested, long decodeFailures,
+            List<Partition> partitions) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @Schema(name = "StreamPartitionStatus")
+    record Partition(String topic, int partition, long committedOffset, Long lag) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @Schema(name = "StreamBackfillStatus")
+    record BackfillStatus(
+            @Schema(enumeration = {"NOT_CONFIGURED", "WAITING_FOR_OVERLAP", "MERGING", "COMPLETED", "FAILED"})
+            String state,
+            String backfillMaxTimestamp, String ingestionMinTimestamp, boolean forced, Long rowsMerged,
+            String completedAt) {}
+}
