@@ -54,7 +54,7 @@ class BackfillHandlerTest {
     @Test
     void theScheduledEventMergesADueBackfillSavesItsStatusAndCompacts() throws Throwable {
         RegisteredStreams.connection(connections, "backfill-test-kafka");
-        copyFixture("tx_history", Path.of(URI.create(tables.defaultLocation("main", "bf", "tx_history"))));
+        putFixture("tx_history", tables.defaultLocation("main", "bf", "tx_history"));
         String definition = """
                 {"name": "main.bf.tx",
                  "source_config": {"kafka_stream_config": {"subscription_mode": {"subscribe": "tx"}}},
@@ -133,9 +133,10 @@ class BackfillHandlerTest {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The Spark-written fixtures of src/test/resources/backfill-fixtures (see bench/backfill/fixtures). */
-    private static void copyFixture(String name, Path to) throws IOException, URISyntaxException {
-        Path from = Path.of(BackfillHandlerTest.class.getResource("/backfill-fixtures/" + name).toURI());
+    /** Puts a Spark-written fixture of src/test/resources/backfill-fixtures (bench/backfill/fixtures) at a location. */
+    protected void putFixture(String name, String location) throws IOException, URISyntaxException {
+        Path to = Path.of(URI.create(location));
+        Path from = fixture(name);
         try (Stream<Path> files = Files.walk(from)) {
             for (Path p : files.toList()) {
                 Path target = to.resolve(from.relativize(p).toString());
@@ -146,5 +147,9 @@ class BackfillHandlerTest {
                 }
             }
         }
+    }
+
+    static Path fixture(String name) throws URISyntaxException {
+        return Path.of(BackfillHandlerTest.class.getResource("/backfill-fixtures/" + name).toURI());
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The ingest function with its warehouse on S3, as deployed ({@code TRIBUTARY_WAREHOUSE=s3://...}): a real
+ * A function with its warehouse on S3, as deployed ({@code TRIBUTARY_WAREHOUSE=s3://...}): a real
  * S3-compatible server (S3Proxy, the server tests' {@link S3ProxyServer}) holds the tables, reached path-style through
  * {@code tributary.s3-endpoint} with credentials from the AWS default chain.
  */
@@ -30,7 +30,7 @@ public class S3Warehouse implements QuarkusTestProfile {
         @Override
         public Map<String, String> start() {
             try {
-                s3 = S3ProxyServer.start(Files.createTempDirectory("tributary-ingest-s3-")).exportCredentials();
+                s3 = S3ProxyServer.start(Files.createTempDirectory("tributary-function-s3-")).exportCredentials();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
