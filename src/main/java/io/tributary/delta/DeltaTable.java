@@ -71,5 +71,6 @@ public interface DeltaTable {
      */
     long commitExclusive(long basedOn, List<DataFile> files, Map<String, String> domainMetadata);
 
-    record Status(long version, Optional<Instant> lastCommitAt, long numRecords) {}
+    /** {@code decodeFailures}: keys and values that could not be decoded since the table was created. */
+    record Status(long version, Optional<Instant> lastCommitAt, long numRecords, long decodeFailures) {}
 }

@@ -40,8 +40,9 @@ final class ExclusiveCommit {
                 .withMaxRetries(0)
                 .build(engine);
         String commitId = UUID.randomUUID().toString();
-        PositionDomains.read(base).forEach((p, next) ->
-                txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, next, commitId)));
+        Map<PartitionKey, Long> decodeFailures = PositionDomains.decodeFailures(base);
+        PositionDomains.read(base).forEach((p, next) -> txn.addDomainMetadata(PositionDomains.domain(p),
+                PositionDomains.config(p, next, commitId, decodeFailures.getOrDefault(p, 0L))));
         domains.forEach(txn::addDomainMetadata);
         Row state = txn.getTransactionState(engine);
         DataWriteContext context = Transaction.getWriteContext(engine, state, Map.of());

@@ -143,7 +143,8 @@ final class KernelDeltaTable implements DeltaTable {
                 if (files.isEmpty() && ranges.isEmpty()) {
                     return snapshot.getVersion();
                 }
-                TransactionCommitResult result = commitOnce(snapshot, files, ranges, commitId);
+                TransactionCommitResult result = commitOnce(snapshot, files, ranges, commitId,
+                        PositionDomains.decodeFailures(snapshot));
                 tables.runHooks(result);
                 return result.getVersion();
             } catch (PositionConflictException | NoSuchTableException | IllegalArgumentException e) {
@@ -163,13 +164,18 @@ final class KernelDeltaTable implements DeltaTable {
         }
     }
 
+    /**
+     * {@code decodeFailures} are the counts the snapshot holds; each range's are added. Kernel may rebase this commit
+     * onto a newer snapshot only when no one else changed our partitions' domains, so the sums stay right.
+     */
     private TransactionCommitResult commitOnce(Snapshot snapshot, List<DataFile> files, Map<PartitionKey, OffsetRange> ranges,
-            String commitId) {
+            String commitId, Map<PartitionKey, Long> decodeFailures) {
         Engine engine = tables.engine();
         Transaction txn = snapshot.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.WRITE)
                 .withMaxRetries(KERNEL_RETRIES)
                 .build(engine);
-        ranges.forEach((p, r) -> txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, r.next(), commitId)));
+        ranges.forEach((p, r) -> txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, r.next(),
+                commitId, decodeFailures.getOrDefault(p, 0L) + r.decodeFailures())));
         Row state = txn.getTransactionState(engine);
         DataWriteContext context = Transaction.getWriteContext(engine, state, Map.of());
         StructType schema = snapshot.getSchema();
@@ -212,7 +218,9 @@ final class KernelDeltaTable implements DeltaTable {
         } catch (IOException e) {
             throw new UncheckedIOException("reading the file list of " + path + " failed", e);
         }
-        return new Status(snapshot.getVersion(), Optional.of(Instant.ofEpochMilli(snapshot.getTimestamp(engine))), records);
+        long decodeFailures = PositionDomains.decodeFailures(snapshot).values().stream().mapToLong(Long::longValue).sum();
+        return new Status(snapshot.getVersion(), Optional.of(Instant.ofEpochMilli(snapshot.getTimestamp(engine))), records,
+                decodeFailures);
     }
 
     @Override

@@ -83,7 +83,7 @@ final class KernelTables implements Tables {
                     .build(engine);
             String commitId = UUID.randomUUID().toString();
             startPositions.forEach((p, next) ->
-                    txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, next, commitId)));
+                    txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, next, commitId, 0)));
             TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
             runHooks(result);
         } catch (TableAlreadyExistsException | ConcurrentWriteException e) {

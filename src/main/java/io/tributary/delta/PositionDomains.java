@@ -28,12 +28,16 @@ final class PositionDomains {
         return PREFIX + p.topic() + "." + p.partition();
     }
 
-    static String config(PartitionKey p, long next, String commitId) {
+    /** {@code decodeFailures}: the partition's decode failures since the table was created, this commit's included. */
+    static String config(PartitionKey p, long next, String commitId, long decodeFailures) {
         ObjectNode n = JSON.createObjectNode();
         n.put("topic", p.topic());
         n.put("partition", p.partition());
         n.put("next", next);
         n.put("commit", commitId);
+        if (decodeFailures > 0) {
+            n.put("decode_failures", decodeFailures);
+        }
         return n.toString();
     }
 
@@ -42,6 +46,15 @@ final class PositionDomains {
      * looks up one domain by name.
      */
     static Map<PartitionKey, Long> read(Snapshot snapshot) {
+        return read(snapshot, "next");
+    }
+
+    /** Decode failures per partition since the table was created; domains written before they were counted say 0. */
+    static Map<PartitionKey, Long> decodeFailures(Snapshot snapshot) {
+        return read(snapshot, "decode_failures");
+    }
+
+    private static Map<PartitionKey, Long> read(Snapshot snapshot, String field) {
         Map<PartitionKey, Long> out = new TreeMap<>();
         for (Map.Entry<String, DomainMetadata> e : ((SnapshotImpl) snapshot).getActiveDomainMetadataMap().entrySet()) {
             if (!e.getKey().startsWith(PREFIX) || e.getValue().isRemoved()) {
@@ -49,7 +62,7 @@ final class PositionDomains {
             }
             try {
                 JsonNode n = JSON.readTree(e.getValue().getConfiguration());
-                out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()), n.get("next").asLong());
+                out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()), n.path(field).asLong(0));
             } catch (IOException ex) {
                 throw new UncheckedIOException("unreadable position domain " + e.getKey(), ex);
             }

@@ -47,13 +47,14 @@ final class Pending {
      * first record: offsets have gaps (transaction markers, compaction) and the commit must continue exactly where the
      * table stands.
      */
-    Map<PartitionKey, OffsetRange> ranges(Map<PartitionKey, Long> positions) {
+    Map<PartitionKey, OffsetRange> ranges(Map<PartitionKey, Long> positions, Map<PartitionKey, Long> decodeFailures) {
         Map<PartitionKey, OffsetRange> ranges = new LinkedHashMap<>();
         for (Map.Entry<PartitionKey, List<SourceRecord>> e : partitions.entrySet()) {
             List<SourceRecord> list = e.getValue();
             Long position = positions.get(e.getKey());
             long from = position == null ? list.get(0).offset() : position;
-            ranges.put(e.getKey(), new OffsetRange(from, list.get(list.size() - 1).offset() + 1));
+            ranges.put(e.getKey(), new OffsetRange(from, list.get(list.size() - 1).offset() + 1,
+                    decodeFailures.getOrDefault(e.getKey(), 0L)));
         }
         return ranges;
     }

@@ -1,10 +1,13 @@
 package io.tributary.ingest;
 
+import io.tributary.delta.PartitionKey;
 import io.tributary.schema.DecodeException;
 import io.tributary.schema.Decoder;
 import io.tributary.schema.SchemaRegistryUnavailableException;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -29,6 +32,7 @@ final class Rows implements Iterable<GenericRecord> {
     private final Decoder valueDecoder;
     private final List<List<SourceRecord>> lists;
     private long decodeFailures;
+    private Map<PartitionKey, Long> failuresByPartition = new HashMap<>();
 
     /** @param lists runs of records of one partition each, in offset order */
     Rows(Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder, List<List<SourceRecord>> lists) {
@@ -43,9 +47,15 @@ final class Rows implements Iterable<GenericRecord> {
         return decodeFailures;
     }
 
+    /** {@link #decodeFailures()} by partition; partitions without any are left out. */
+    Map<PartitionKey, Long> decodeFailuresByPartition() {
+        return failuresByPartition;
+    }
+
     @Override
     public Iterator<GenericRecord> iterator() {
         decodeFailures = 0;
+        failuresByPartition = new HashMap<>();
         Iterator<List<SourceRecord>> lists = this.lists.iterator();
         return new Iterator<>() {
             private List<SourceRecord> list = List.of();
@@ -77,8 +87,13 @@ final class Rows implements Iterable<GenericRecord> {
 
     private GenericRecord row(SourceRecord r, Utf8 topic) {
         GenericData.Record row = new GenericData.Record(rowSchema);
+        long failuresBefore = decodeFailures;
         row.put(0, decode(keyDecoder, r.key()));
         row.put(1, decode(valueDecoder, r.value()));
+        if (decodeFailures > failuresBefore) {
+            failuresByPartition.merge(new PartitionKey(r.topic(), r.partition()), decodeFailures - failuresBefore,
+                    Long::sum);
+        }
         row.put(2, r.timestampMs() * 1000L);
         row.put(3, STREAM);
         row.put(4, topic);

@@ -112,6 +112,7 @@ public final class StreamIngester {
         Pending pending = Pending.of(batch.partitions(), known);
         List<DataFile> files = null;
         long decodeFailures = 0;
+        Map<PartitionKey, Long> failuresByPartition = Map.of();
         for (int attempt = 1; ; attempt++) {
             if (pending.isEmpty()) {
                 return Optional.empty();
@@ -121,11 +122,15 @@ public final class StreamIngester {
                 List<Rows> parts = rows(pending);
                 files = ParallelFiles.write(table, parts);
                 decodeFailures = 0;
+                Map<PartitionKey, Long> failures = new HashMap<>();
                 for (Rows part : parts) {
                     decodeFailures += part.decodeFailures();
+                    // A partition's run can be split over several parts.
+                    part.decodeFailuresByPartition().forEach((p, n) -> failures.merge(p, n, Long::sum));
                 }
+                failuresByPartition = failures;
             }
-            Map<PartitionKey, OffsetRange> ranges = pending.ranges(known);
+            Map<PartitionKey, OffsetRange> ranges = pending.ranges(known, failuresByPartition);
             hook.beforeCommit();
             if (cancelled) {
                 throw new java.util.concurrent.CancellationException("the pipeline is stopping");

@@ -291,7 +291,7 @@ public class StreamService {
                 table.positions().forEach((k, offset) -> partitions.add(
                         new IngestionStatus.PartitionStatus(k.topic(), k.partition(), offset, -1)));
                 return new IngestionStatus(IngestionStatus.State.RUNNING, null, s.lastCommitAt().orElse(null),
-                        s.version(), s.numRecords(), 0, partitions);
+                        s.version(), s.numRecords(), s.decodeFailures(), partitions);
             } catch (RuntimeException e) {
                 LOG.warnf("reading the status of stream %s from its table failed: %s", row.fullName,
                         e.getClass().getName());

@@ -32,6 +32,7 @@ final class PipelineStatus {
         tableVersion = table.version();
         lastCommitAt = table.lastCommitAt().orElse(null);
         rowsIngested = table.numRecords();
+        decodeFailures = table.decodeFailures();
         this.positions = positions;
     }
 

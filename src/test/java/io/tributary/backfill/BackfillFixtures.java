@@ -108,8 +108,14 @@ final class BackfillFixtures {
 
     /** Commits rows the way the ingest pipeline does: data plus the partition's next offset. */
     static void append(DeltaTable table, List<GenericRecord> rows) {
+        append(table, rows, 0);
+    }
+
+    /** {@code decodeFailures}: how many of the rows' keys and values the ingest pipeline could not decode. */
+    static void append(DeltaTable table, List<GenericRecord> rows, long decodeFailures) {
         long from = table.positions().get(P0);
-        table.commit(List.of(table.writeDataFile(rows)), Map.of(P0, new OffsetRange(from, from + rows.size())));
+        table.commit(List.of(table.writeDataFile(rows)),
+                Map.of(P0, new OffsetRange(from, from + rows.size(), decodeFailures)));
     }
 
     static DeltaTable createIngestion(Tables tables, String location, StreamSchema stream) {

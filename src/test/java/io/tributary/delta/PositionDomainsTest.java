@@ -45,7 +45,7 @@ class PositionDomainsTest {
 
     private static Transaction transaction(Snapshot base, Engine engine, PartitionKey p, long next, String id) {
         Transaction txn = base.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.WRITE).build(engine);
-        txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, next, id));
+        txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, next, id, 0));
         return txn;
     }
 }

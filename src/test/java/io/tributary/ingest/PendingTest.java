@@ -42,7 +42,7 @@ class PendingTest {
     void rangesStartAtTheTablesPositionAcrossOffsetGapsOrAtTheFirstRecordOfAnUnknownPartition() {
         Map<PartitionKey, Long> positions = Map.of(T0, 12L, T2, 25L);
         Pending p = Pending.of(batch().partitions(), positions);
-        Map<PartitionKey, OffsetRange> ranges = p.ranges(positions);
+        Map<PartitionKey, OffsetRange> ranges = p.ranges(positions, Map.of());
         assertThat(ranges).containsEntry(T0, new OffsetRange(12, 20)).containsEntry(T1, new OffsetRange(10, 20))
                 // partition 2 holds even offsets only: 25 is a gap, the first record kept is 26
                 .containsEntry(T2, new OffsetRange(25, 39));

@@ -106,6 +106,15 @@ class StreamIngesterTest {
                 .containsEntry(new PartitionKey("t", 1), 50L);
         assertThat(tables.open(location).positions()).isEqualTo(result.positions());
         assertExactly(rows(), 0, 50, 0, 1);
+
+        // The count is committed with the positions: another process (a restart, the Lambda API) reads it from the
+        // table, and a redelivered batch adds none.
+        Tables elsewhere = Tables.forWarehouse(warehouse.toString(), Optional.empty());
+        assertThat(elsewhere.open(location).status().decodeFailures()).isEqualTo(10);
+        ingester.ingest(batch(40, 60, 0)).orElseThrow();
+        assertThat(elsewhere.open(location).status().decodeFailures()).isEqualTo(11);
+        assertThat(ingester().ingest(batch(0, 60, 0))).isEmpty();
+        assertThat(elsewhere.open(location).status().decodeFailures()).isEqualTo(11);
     }
 
     /**
@@ -214,9 +223,12 @@ class StreamIngesterTest {
             assertThat(files.filter(f -> f.toString().endsWith(".parquet"))).hasSize(2);
         }
         assertExactly(rows(), 0, perPartition, 0, 1, 2);
+        assertThat(tables.open(location).status().decodeFailures()).as("per partition, summed over both files")
+                .isEqualTo(3 * perPartition / 10);
         // A small batch stays one file.
         ingester.ingest(batch(perPartition, perPartition + 10, 0, 1, 2)).orElseThrow();
         assertExactly(rows(), 0, perPartition + 10, 0, 1, 2);
+        assertThat(tables.open(location).status().decodeFailures()).isEqualTo(3 * perPartition / 10 + 3);
     }
 
     @Test
