@@ -11,6 +11,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
+import io.tributary.delta.PausingTables;
 import io.tributary.delta.Tables;
 import io.tributary.registry.StreamWriteLocks;
 import jakarta.inject.Inject;
@@ -50,6 +51,7 @@ class DeleteDuringMergeTest {
     private static final List<String> TX_ID = List.of("value.transaction_id");
     /** Long enough for a delete that does not wait to have returned. */
     private static final long WAIT_MILLIS = 2_000;
+    private static final long TARGET_FILE_BYTES = 128L * 1024 * 1024;
 
     @Inject
     Tables tables;
@@ -57,6 +59,8 @@ class DeleteDuringMergeTest {
     StreamWriteLocks writeLocks;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
+    @ConfigProperty(name = "tributary.warehouse")
+    String warehouse;
 
     private record Created(String name, String id, String location, BackfillJob job) {}
 
@@ -98,19 +102,14 @@ class DeleteDuringMergeTest {
         Created s = create();
         CountDownLatch paused = new CountDownLatch(1);
         CountDownLatch resume = new CountDownLatch(1);
-        Backfill backfill = forced(new MergeHooks() {
-            @Override
-            public void beforeCommit(int attempt) {
-                paused.countDown();
-                await(resume);
-            }
-        });
+        // Stopped before its first data file: the merge holds no lock while it writes files, so the delete does
+        // not wait, and the files the merge writes afterwards land under the deleted location.
+        Backfill backfill = forced(pausing(paused, resume), MergeHooks.NONE);
         BackfillStatus due = backfill.check(s.job());
         CompletableFuture<BackfillStatus> merge = CompletableFuture.supplyAsync(
                 () -> backfill.merge(s.job(), due, writeLocks.forStream(s.id(), s.location())));
         assertThat(paused.await(60, TimeUnit.SECONDS)).isTrue();
 
-        // The merge's files are written; the delete finds no commit in flight and does not wait.
         as(ROOT).delete(STREAMS + "/" + s.name()).then().statusCode(200);
         assertThat(filesUnder(s.location())).isEmpty();
         resume.countDown();
@@ -118,7 +117,7 @@ class DeleteDuringMergeTest {
         BackfillStatus status = merge.get(60, TimeUnit.SECONDS);
         assertThat(status.state()).isEqualTo(BackfillState.FAILED);
         assertThat(status.message()).isEqualTo(Backfill.STREAM_GONE);
-        assertThat(filesUnder(s.location())).isEmpty();
+        assertThat(filesUnder(s.location())).as("the merge removed the files it wrote after the delete").isEmpty();
         assertThat(tables.exists(s.location())).isFalse();
     }
 
@@ -127,13 +126,11 @@ class DeleteDuringMergeTest {
         Created s = create();
         CountDownLatch paused = new CountDownLatch(1);
         CountDownLatch resume = new CountDownLatch(1);
+        // Stopped at its output file: it has read the table's snapshot and commits on it next. Unfenced, that
+        // commit recreates a _delta_log (a broken table: no version 0) under the deleted location.
+        Tables compacting = pausing(paused, resume);
         CompletableFuture<Optional<Optional<Long>>> compaction = CompletableFuture.supplyAsync(
-                () -> writeLocks.forTable(s.location()).run(() -> {
-                    DeltaTable table = tables.open(s.location());
-                    paused.countDown();
-                    await(resume);
-                    return table.compact(128L * 1024 * 1024);
-                }));
+                () -> writeLocks.forTable(s.location()).run(() -> compacting.open(s.location()).compact(TARGET_FILE_BYTES)));
         assertThat(paused.await(60, TimeUnit.SECONDS)).isTrue();
         CompletableFuture<Integer> delete = CompletableFuture.supplyAsync(
                 () -> as(ROOT).delete(STREAMS + "/" + s.name()).then().extract().statusCode());
@@ -142,9 +139,9 @@ class DeleteDuringMergeTest {
 
         resume.countDown();
         Optional<Optional<Long>> compacted = compaction.get(60, TimeUnit.SECONDS);
+        assertThat(delete.get(60, TimeUnit.SECONDS)).isEqualTo(200);
         assertThat(compacted).isPresent();
         assertThat(compacted.get()).as("two small stream files were rewritten into one").isPresent();
-        assertThat(delete.get(60, TimeUnit.SECONDS)).isEqualTo(200);
         assertThat(filesUnder(s.location())).isEmpty();
 
         boolean[] ran = {false};
@@ -189,8 +186,22 @@ class DeleteDuringMergeTest {
 
     /** Past max-wait, so the merge is due (forced) at once. */
     private Backfill forced(MergeHooks hooks) {
+        return forced(tables, hooks);
+    }
+
+    private static Backfill forced(Tables on, MergeHooks hooks) {
         Clock later = Clock.fixed(Instant.now().plus(Duration.ofHours(49)), ZoneOffset.UTC);
-        return new Backfill(tables, BackfillSettings.defaults(), later, hooks);
+        return new Backfill(on, BackfillSettings.defaults(), later, hooks);
+    }
+
+    /** The warehouse's tables, stopping at the first data file written until {@code resume}. */
+    private Tables pausing(CountDownLatch paused, CountDownLatch resume) {
+        return PausingTables.beforeDataFileWrites(warehouse, () -> {
+            if (paused.getCount() > 0) {
+                paused.countDown();
+                await(resume);
+            }
+        });
     }
 
     private static List<Path> filesUnder(String location) throws IOException {
