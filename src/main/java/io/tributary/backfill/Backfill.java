@@ -3,6 +3,7 @@ package io.tributary.backfill;
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.NoSuchTableException;
 import io.tributary.delta.Tables;
+import io.tributary.delta.WriteGuard;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
@@ -18,6 +19,7 @@ public final class Backfill {
     private static final Logger LOG = Logger.getLogger(Backfill.class.getName());
     /** A redo happens only when stream rows raced in with keys the round also wrote; it is rare, so a few suffice. */
     private static final int MAX_ROUNDS = 5;
+    static final String STREAM_GONE = "the stream was deleted before the merge committed; nothing was merged";
 
     private final Tables tables;
     private final BackfillSettings settings;
@@ -82,6 +84,15 @@ public final class Backfill {
      * @param due the MERGING status {@link #check} returned; its timestamps and {@code forced} go into the marker
      */
     public BackfillStatus merge(BackfillJob job, BackfillStatus due) {
+        return merge(job, due, WriteGuard.NONE);
+    }
+
+    /**
+     * {@link #merge(BackfillJob, BackfillStatus)} with each commit attempt inside {@code guard}, so the stream's
+     * delete cannot remove the table under a commit and no commit lands after it. When the guard finds the stream
+     * gone, the round's files are removed and the status is FAILED with {@link #STREAM_GONE}.
+     */
+    public BackfillStatus merge(BackfillJob job, BackfillStatus due, WriteGuard guard) {
         try {
             DeltaTable ingestion = tables.open(job.ingestionLocation());
             Optional<String> existing = ingestion.domainMetadata(CompletionMarker.DOMAIN);
@@ -101,12 +112,18 @@ public final class Backfill {
                     CompletionMarker marker = new CompletionMarker(UUID.randomUUID().toString(), clock.instant(), r.rows(),
                             due.backfillMaxTimestamp(), due.ingestionMinTimestamp(), due.forced(), job.sourceLocation(),
                             r.sourceVersion());
-                    MergeCommit.Result result = MergeCommit.commit(ingestion, r, keys, marker, hooks);
+                    MergeCommit.Result result = MergeCommit.commit(ingestion, r, keys, marker, hooks, guard);
                     if (result == MergeCommit.Result.COMMITTED) {
                         LOG.info(() -> "backfill of " + job.ingestionLocation() + " merged " + r.rows() + " rows in "
                                 + r.files().size() + " files (" + r.passes() + " pass(es), "
                                 + (System.nanoTime() - started) / 1_000_000 + " ms)");
                         return marker.status();
+                    }
+                    if (result == MergeCommit.Result.GONE) {
+                        // Files written after the delete removed the table would otherwise stay under its location.
+                        ingestion.discard(r.files());
+                        LOG.info(() -> "backfill of " + job.ingestionLocation() + ": " + STREAM_GONE);
+                        return due.withFailure(STREAM_GONE);
                     }
                     if (result == MergeCommit.Result.ALREADY_MERGED) {
                         return CompletionMarker.parse(ingestion.domainMetadata(CompletionMarker.DOMAIN).orElseThrow()).status();

@@ -3,6 +3,7 @@ package io.tributary.backfill;
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.TableChangedException;
 import io.tributary.delta.TableRows;
+import io.tributary.delta.WriteGuard;
 import java.util.Map;
 import java.util.Optional;
 
@@ -11,23 +12,34 @@ import java.util.Optional;
  * round was checked against. When stream commits landed in between, their rows' keys are compared with the round's:
  * no overlap means the files are still right and the commit is retried on the newer version; an overlap means a
  * key the stream delivered first would be inserted again, so the round must be redone.
+ *
+ * <p>Each attempt runs inside the {@link WriteGuard}: only the commit itself, not the catch-up reads, so a stream
+ * delete waits at most for one commit, and an attempt that finds the stream deleted commits nothing.
  */
 final class MergeCommit {
     /** Each catch-up reads only what the stream appended meanwhile, so it is short; a live stream still wins races. */
     static final int MAX_ATTEMPTS = 50;
 
-    enum Result { COMMITTED, ALREADY_MERGED, REDO }
+    enum Result { COMMITTED, ALREADY_MERGED, REDO,
+        /** The stream was deleted: nothing was committed and nothing must be. */
+        GONE }
 
     private MergeCommit() {}
 
-    static Result commit(DeltaTable ingestion, MergeRound round, DedupKeys keys, CompletionMarker marker, MergeHooks hooks) {
+    static Result commit(DeltaTable ingestion, MergeRound round, DedupKeys keys, CompletionMarker marker, MergeHooks hooks,
+            WriteGuard guard) {
         long basedOn = round.basedOn();
         long[] h = new long[2];
         for (int attempt = 0; ; attempt++) {
             hooks.beforeCommit(attempt);
+            int thisAttempt = attempt;
+            long base = basedOn;
             try {
-                ingestion.commitExclusive(basedOn, round.files(), Map.of(CompletionMarker.DOMAIN, marker.json()));
-                return Result.COMMITTED;
+                Optional<Long> committed = guard.run(() -> {
+                    hooks.guarded(thisAttempt);
+                    return ingestion.commitExclusive(base, round.files(), Map.of(CompletionMarker.DOMAIN, marker.json()));
+                });
+                return committed.isPresent() ? Result.COMMITTED : Result.GONE;
             } catch (TableChangedException e) {
                 if (ingestion.domainMetadata(CompletionMarker.DOMAIN).isPresent()) {
                     return Result.ALREADY_MERGED;

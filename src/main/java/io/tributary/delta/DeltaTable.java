@@ -71,6 +71,12 @@ public interface DeltaTable {
      */
     long commitExclusive(long basedOn, List<DataFile> files, Map<String, String> domainMetadata);
 
+    /**
+     * Deletes data files this writer wrote with {@link #writeDataFile} and will not commit. Best effort: a file left
+     * behind is an orphan no snapshot references. Works when the table itself is gone.
+     */
+    void discard(List<DataFile> files);
+
     /** {@code decodeFailures}: keys and values that could not be decoded since the table was created. */
     record Status(long version, Optional<Instant> lastCommitAt, long numRecords, long decodeFailures) {}
 }

@@ -27,11 +27,14 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
 /** One table: data files through parquet-avro, commits with positions through Kernel. */
 final class KernelDeltaTable implements DeltaTable {
+    private static final Logger LOG = Logger.getLogger(KernelDeltaTable.class.getName());
 
     /** Kernel rebases blind appends by itself; beyond this we re-read the table ourselves with a back-off. */
     private static final int KERNEL_RETRIES = 10;
@@ -255,6 +258,17 @@ final class KernelDeltaTable implements DeltaTable {
     @Override
     public long commitExclusive(long basedOn, List<DataFile> files, Map<String, String> domainMetadata) {
         return ExclusiveCommit.commit(tables, path, basedOn, files, domainMetadata);
+    }
+
+    @Override
+    public void discard(List<DataFile> files) {
+        for (DataFile f : files) {
+            try {
+                tables.storage().delete(path + "/" + f.path());
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.FINE, "could not remove the uncommitted file " + f.path(), e);
+            }
+        }
     }
 
     private static <T> CloseableIterator<T> iterator(List<T> list) {

@@ -54,6 +54,8 @@ public class StreamService {
     Instance<IngestionStatusSource> statusSources;
     @Inject
     StreamReads reads;
+    @Inject
+    StreamWriteLocks writeLocks;
     private volatile List<IngestionStatusSource> statusSourceList;
     @ConfigProperty(name = "tributary.kafka.admin-timeout", defaultValue = "10s")
     Duration kafkaTimeout;
@@ -130,14 +132,24 @@ public class StreamService {
     public Uni<Void> delete(Principal caller, String nameParam) {
         String fullName = Names.fullName("name", nameParam);
         return Panache.withSession(() -> readable(caller, fullName, Privilege.MANAGE))
-                .flatMap(found -> Blocking.run(() -> {
+                .flatMap(found -> Blocking.call(() -> {
                     pipelines.stream().forEach(p -> p.stop(found.stream().id));
-                    tables.delete(found.table().storageLocation);
-                }).replaceWith(found))
-                .flatMap(found -> Panache.withTransaction(() -> StreamRow.deleteById(found.stream().id)
-                        .flatMap(d -> TableRow.deleteById(found.table().fullName))
-                        .flatMap(d -> grants.removeAll(GrantRow.TABLE, found.table().fullName)))
-                        .invoke(() -> StreamViews.forget(found.stream().id)));
+                    // The backfill merge and compaction may be committing from another process: wait for them, and
+                    // keep later ones out until the rows below are gone, so they find the stream gone.
+                    StreamWriteLocks.Exclusive lock = writeLocks.exclusive(found.table().storageLocation);
+                    try {
+                        tables.delete(found.table().storageLocation);
+                    } catch (RuntimeException e) {
+                        lock.close();
+                        throw e;
+                    }
+                    return lock;
+                }).flatMap(lock -> Panache.withTransaction(() -> StreamRow.deleteById(found.stream().id)
+                                .flatMap(d -> TableRow.deleteById(found.table().fullName))
+                                .flatMap(d -> grants.removeAll(GrantRow.TABLE, found.table().fullName)))
+                        .eventually(() -> Blocking.run(lock::close))
+                        .invoke(() -> StreamViews.forget(found.stream().id))
+                        .replaceWithVoid()));
     }
 
     private record Found(StreamRow stream, TableRow table) {}

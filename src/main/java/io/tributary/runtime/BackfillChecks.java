@@ -5,6 +5,7 @@ import io.tributary.backfill.BackfillSettings;
 import io.tributary.delta.Tables;
 import io.tributary.registry.BackfillRound;
 import io.tributary.registry.BackfillTargets;
+import io.tributary.registry.StreamWriteLocks;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -26,13 +27,15 @@ public class BackfillChecks {
     BackfillTargets targets;
     @Inject
     BackfillConfig config;
+    @Inject
+    StreamWriteLocks writeLocks;
 
     private BackfillRound round;
 
     @PostConstruct
     void init() {
         round = new BackfillRound(targets,
-                new Backfill(tables, BackfillSettings.of(config.minOverlap(), config.maxWait()), Clock.systemUTC()));
+                new Backfill(tables, BackfillSettings.of(config.minOverlap(), config.maxWait()), Clock.systemUTC()), writeLocks);
     }
 
     /** One round over every pending backfill; a failure is logged and the next check tries again. */

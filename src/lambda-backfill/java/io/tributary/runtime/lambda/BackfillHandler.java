@@ -9,6 +9,7 @@ import io.tributary.delta.NoSuchTableException;
 import io.tributary.delta.Tables;
 import io.tributary.registry.BackfillRound;
 import io.tributary.registry.BackfillTargets;
+import io.tributary.registry.StreamWriteLocks;
 import io.tributary.runtime.config.DurationConverter;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -41,6 +42,8 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
     IngestionTables ingestionTables;
     @Inject
     Tables tables;
+    @Inject
+    StreamWriteLocks writeLocks;
     @ConfigProperty(name = "tributary.backfill.min-overlap", defaultValue = "1h")
     String minOverlap;
     @ConfigProperty(name = "tributary.backfill.max-wait", defaultValue = "48h")
@@ -59,7 +62,7 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
                 BackfillSettings.of(durations.convert(minOverlap), durations.convert(maxWait)), Clock.systemUTC());
         List<BackfillRound.Result> results;
         try {
-            results = new BackfillRound(targets, backfill).run();
+            results = new BackfillRound(targets, backfill, writeLocks).run();
         } catch (Exception e) {
             throw new IllegalStateException("backfill check failed: " + e.getMessage(), e);
         }
@@ -70,7 +73,11 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
                 refreshed.mappingsAdded(), refreshed.mappingsRemoved(), refreshed.failures());
     }
 
-    /** One table's failure does not stop the others; it is compacted at the next tick. */
+    /**
+     * One table's failure does not stop the others; it is compacted at the next tick. Each compaction runs under the
+     * table's write lock, so a stream deleted meanwhile (by stream-api, another process) is skipped, and a delete
+     * waits for a compaction in flight instead of having it recreate the log it removed.
+     */
     private int compactAll() {
         List<String> locations;
         try {
@@ -81,8 +88,9 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
         int compacted = 0;
         for (String location : locations) {
             try {
-                Optional<Long> version = tables.open(location).compact(TARGET_FILE_BYTES);
-                if (version.isPresent()) {
+                Optional<Optional<Long>> version = writeLocks.forTable(location)
+                        .run(() -> tables.open(location).compact(TARGET_FILE_BYTES));
+                if (version.isPresent() && version.get().isPresent()) {
                     compacted++;
                 }
             } catch (NoSuchTableException e) {
