@@ -206,7 +206,8 @@ data "aws_iam_policy_document" "backfill" {
     resources = [aws_s3_bucket.warehouse.arn]
   }
 
-  # Merge commits, checkpoints, and compaction, which replaces small files with larger ones.
+  # Merge commits, checkpoints, compaction (replaces small files with larger ones) and vacuum (deletes data files no
+  # reader needs).
   statement {
     sid       = "MergeAndCompactTables"
     actions   = ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"]

@@ -50,6 +50,20 @@ public interface DeltaTable {
      */
     Optional<Long> compact(long targetFileBytes);
 
+    /** Below this a vacuum could take the file of a commit still in flight. */
+    java.time.Duration MIN_VACUUM_RETENTION = java.time.Duration.ofHours(1);
+
+    /**
+     * Table maintenance: deletes data files that no reader can need: not referenced by the latest snapshot, not removed
+     * by a commit within {@code retention} (time travel to any version of that period still works), and last modified
+     * before {@code retention} (an uncommitted file of a writer in flight stays). Never touches the log.
+     *
+     * @throws IllegalArgumentException when {@code retention} is below {@link #MIN_VACUUM_RETENTION}
+     */
+    VacuumResult vacuum(java.time.Duration retention);
+
+    record VacuumResult(int filesDeleted, long bytesDeleted) {}
+
     /** The Avro row schema of the table's current Delta schema: rows of it are accepted by {@link #writeDataFile}. */
     org.apache.avro.Schema rowSchema();
 

@@ -240,6 +240,11 @@ final class KernelDeltaTable implements DeltaTable {
     }
 
     @Override
+    public VacuumResult vacuum(java.time.Duration retention) {
+        return new TableVacuum(tables, path).run(retention, System.currentTimeMillis());
+    }
+
+    @Override
     public Schema rowSchema() {
         return AvroRowSchema.of(tables.latest(path).getSchema());
     }

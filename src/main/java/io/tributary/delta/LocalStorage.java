@@ -85,6 +85,31 @@ final class LocalStorage implements Storage {
     }
 
     @Override
+    public void walk(String dir, java.util.function.Consumer<Entry> visitor) throws IOException {
+        Path root = toPath(dir);
+        if (!Files.isDirectory(root)) {
+            return;
+        }
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
+                if (a.isRegularFile()) {
+                    visitor.accept(new Entry("file:" + file, a.size(), a.lastModifiedTime().toMillis()));
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE; // deleted while walking, e.g. a writer's temp file
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
     public boolean hasChildren(String dir) throws IOException {
         Path d = toPath(dir);
         if (!Files.isDirectory(d)) {

@@ -50,6 +50,11 @@ final class RoutingStorage implements Storage {
     }
 
     @Override
+    public void walk(String dir, java.util.function.Consumer<Entry> visitor) throws IOException {
+        route(dir).walk(dir, visitor);
+    }
+
+    @Override
     public boolean hasChildren(String dir) throws IOException {
         return route(dir).hasChildren(dir);
     }

@@ -129,6 +129,28 @@ final class S3Storage implements Storage {
     }
 
     @Override
+    public void walk(String dir, java.util.function.Consumer<Entry> visitor) throws IOException {
+        Location l = parse(dir);
+        String prefix = l.key().isEmpty() ? "" : l.key() + "/";
+        try {
+            String token = null;
+            do {
+                ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(l.bucket()).prefix(prefix);
+                if (token != null) {
+                    req.continuationToken(token);
+                }
+                ListObjectsV2Response r = s3.listObjectsV2(req.build());
+                for (S3Object o : r.contents()) {
+                    visitor.accept(new Entry("s3://" + l.bucket() + "/" + o.key(), o.size(), o.lastModified().toEpochMilli()));
+                }
+                token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+            } while (token != null);
+        } catch (SdkException e) {
+            throw io("list", l, e);
+        }
+    }
+
+    @Override
     public boolean hasChildren(String dir) throws IOException {
         Location l = parse(dir);
         String prefix = l.key().isEmpty() ? "" : l.key() + "/";

@@ -25,6 +25,12 @@ interface Storage {
      */
     List<Entry> listFrom(String path) throws IOException;
 
+    /**
+     * Every file below the directory {@code dir}, at any depth, in no particular order; nothing when it does not
+     * exist. For vacuum, which must see files no log entry names.
+     */
+    void walk(String dir, java.util.function.Consumer<Entry> visitor) throws IOException;
+
     /** True when anything at all exists below the directory {@code dir}. */
     boolean hasChildren(String dir) throws IOException;
 

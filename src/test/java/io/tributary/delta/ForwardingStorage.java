@@ -24,6 +24,11 @@ class ForwardingStorage implements Storage {
     }
 
     @Override
+    public void walk(String dir, java.util.function.Consumer<Entry> visitor) throws IOException {
+        delegate.walk(dir, visitor);
+    }
+
+    @Override
     public boolean hasChildren(String dir) throws IOException {
         return delegate.hasChildren(dir);
     }

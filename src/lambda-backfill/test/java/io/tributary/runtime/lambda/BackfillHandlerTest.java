@@ -24,6 +24,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -35,7 +36,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The scheduled event, posted to Quarkus's mock event server, completes a due backfill (SPEC 5) with the Spark-written
- * tx_history fixture as source, saves backfill_status, and compacts the ingestion table's small files (SPEC 4).
+ * tx_history fixture as source, saves backfill_status, compacts the ingestion table's small files and vacuums an old
+ * data file no commit references, keeping a fresh one (SPEC 4).
  */
 @Tag("quarkus")
 @QuarkusTest
@@ -52,7 +54,7 @@ class BackfillHandlerTest {
     Tables tables;
 
     @Test
-    void theScheduledEventMergesADueBackfillSavesItsStatusAndCompacts() throws Throwable {
+    void theScheduledEventMergesADueBackfillSavesItsStatusCompactsAndVacuums() throws Throwable {
         RegisteredStreams.connection(connections, "backfill-test-kafka");
         putFixture("tx_history", tables.defaultLocation("main", "bf", "tx_history"));
         String definition = """
@@ -76,6 +78,15 @@ class BackfillHandlerTest {
                 new SourceRecord("tx", 0, 2, Instant.parse("2026-01-01T02:00:00Z").toEpochMilli(),
                         bytes("s-3"), bytes("{\"transaction_id\":\"tx-new\",\"amount\":3,\"currency\":\"EUR\"}")));
         assertThat(tables.dataFiles(spec.tableLocation())).hasSize(2);
+        // What a killed writer leaves: data files no commit references, one written 8 days ago, one just now.
+        Path tableDir = Path.of(URI.create(spec.tableLocation()));
+        Path written;
+        try (Stream<Path> files = Files.list(tableDir)) {
+            written = files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+        }
+        Path oldOrphan = Files.copy(written, tableDir.resolve("part-00000-old-orphan-c000.snappy.parquet"));
+        Files.setLastModifiedTime(oldOrphan, FileTime.from(Instant.now().minus(8, ChronoUnit.DAYS)));
+        Path freshOrphan = Files.copy(written, tableDir.resolve("part-00000-fresh-orphan-c000.snappy.parquet"));
 
         given().contentType("application/json").accept("application/json").body(SCHEDULE_INPUT)
                 .when().post()
@@ -83,7 +94,12 @@ class BackfillHandlerTest {
                 .body("backfills_checked", equalTo(1))
                 .body("backfills_completed", equalTo(1))
                 .body("backfill_errors", equalTo(0))
-                .body("tables_compacted", equalTo(1));
+                .body("tables_compacted", equalTo(1))
+                .body("files_vacuumed", equalTo(1))
+                .body("bytes_vacuumed", equalTo((int) Files.size(written)))
+                .body("maintenance_errors", equalTo(0));
+        assertThat(oldOrphan).doesNotExist();
+        assertThat(freshOrphan).exists();
 
         // tx_history has 45 non-NULL transaction ids left after its deletes (tx-13, tx-26, tx-39 gone), two of them
         // streamed already (tx-3, tx-45), and its NULL ids collapse to one row: 45 - 3 - 2 + 1 new rows.

@@ -1,12 +1,14 @@
-package io.tributary.runtime.lambda;
+package io.tributary.registry;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.TableRow;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
-/** Where every stream's ingestion table lives: what table maintenance compacts. Call from a Vert.x context. */
+/**
+ * Where every stream's ingestion table lives: what table maintenance runs over, on the server's schedule and in the
+ * backfill function. Call from a Vert.x context.
+ */
 @ApplicationScoped
 public class IngestionTables {
 

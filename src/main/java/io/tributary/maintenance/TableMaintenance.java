@@ -1,0 +1,94 @@
+package io.tributary.maintenance;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.NoSuchTableException;
+import io.tributary.delta.Tables;
+import io.tributary.delta.WriteGuard;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Maintenance of ingestion tables (SPEC 4), the same for the server's schedule and the backfill function: small files
+ * are compacted without changing any row, then data files no reader needs are vacuumed. Both run next to the stream's
+ * own commits: compaction rebases over concurrent appends (Kernel's conflict checker) and gives up until the next run
+ * only when another rewrite removed the same files; vacuum leaves every referenced, recently removed or recently
+ * written file alone.
+ *
+ * <p>{@link #maintain(String)} is the one entry point that rewrites or deletes a table's files: whatever must exclude
+ * other writers of a table (a stream delete) belongs around it.
+ */
+public final class TableMaintenance {
+    private static final Logger LOG = Logger.getLogger(TableMaintenance.class.getName());
+
+    private final Tables tables;
+    private final MaintenanceSettings settings;
+    private final Function<String, WriteGuard> guards;
+
+    /** What one table's maintenance did. {@code compactedVersion}: the compaction's commit, if there was one. */
+    public record TableResult(Optional<Long> compactedVersion, int filesVacuumed, long bytesVacuumed) {}
+
+    /** What a run over many tables did; {@code errors} counts the tables left for the next run. */
+    public record Summary(int tablesMaintained, int tablesCompacted, int filesVacuumed, long bytesVacuumed, int errors) {}
+
+    /** Unfenced: for tables nobody deletes meanwhile (tests, tools). */
+    public TableMaintenance(Tables tables, MaintenanceSettings settings) {
+        this(tables, settings, location -> WriteGuard.NONE);
+    }
+
+    /**
+     * @param guards the write guard of a table location: {@link #maintainAll} maintains each table inside it, so a
+     *        stream delete waits for maintenance in flight and later maintenance skips the deleted table
+     */
+    public TableMaintenance(Tables tables, MaintenanceSettings settings, Function<String, WriteGuard> guards) {
+        this.tables = tables;
+        this.settings = settings;
+        this.guards = guards;
+    }
+
+    public MaintenanceSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Compacts, then vacuums one table. Vacuum goes second so the files compaction just removed stay for time travel.
+     *
+     * @throws NoSuchTableException when the table is gone (deleted with its stream)
+     */
+    public TableResult maintain(String location) {
+        DeltaTable table = tables.open(location);
+        Optional<Long> compacted = table.compact(settings.targetFileBytes());
+        DeltaTable.VacuumResult vacuumed = table.vacuum(settings.vacuumRetention());
+        return new TableResult(compacted, vacuumed.filesDeleted(), vacuumed.bytesDeleted());
+    }
+
+    /** Every table in turn; one table's failure is logged and leaves it for the next run, the others go on. */
+    public Summary maintainAll(List<String> locations) {
+        int maintained = 0;
+        int compacted = 0;
+        int files = 0;
+        long bytes = 0;
+        int errors = 0;
+        for (String location : locations) {
+            try {
+                Optional<TableResult> guarded = guards.apply(location).run(() -> maintain(location));
+                if (guarded.isEmpty()) {
+                    continue; // its stream is deleted, or being deleted
+                }
+                TableResult r = guarded.get();
+                maintained++;
+                compacted += r.compactedVersion().isPresent() ? 1 : 0;
+                files += r.filesVacuumed();
+                bytes += r.bytesVacuumed();
+            } catch (NoSuchTableException e) {
+                // deleted with its stream after the listing
+            } catch (RuntimeException e) {
+                errors++;
+                LOG.log(Level.WARNING, "maintenance of " + location + " failed; retrying at the next run", e);
+            }
+        }
+        return new Summary(maintained, compacted, files, bytes, errors);
+    }
+}
