@@ -131,23 +131,19 @@ final class S3Storage implements Storage {
     @Override
     public void walk(String dir, java.util.function.Consumer<Entry> visitor) throws IOException {
         Location l = parse(dir);
-        String prefix = l.key().isEmpty() ? "" : l.key() + "/";
         try {
-            String token = null;
-            do {
-                ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(l.bucket()).prefix(prefix);
-                if (token != null) {
-                    req.continuationToken(token);
-                }
-                ListObjectsV2Response r = s3.listObjectsV2(req.build());
-                for (S3Object o : r.contents()) {
-                    visitor.accept(new Entry("s3://" + l.bucket() + "/" + o.key(), o.size(), o.lastModified().toEpochMilli()));
-                }
-                token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
-            } while (token != null);
+            for (S3Object o : objectsUnder(l)) {
+                visitor.accept(new Entry("s3://" + l.bucket() + "/" + o.key(), o.size(), o.lastModified().toEpochMilli()));
+            }
         } catch (SdkException e) {
             throw io("list", l, e);
         }
+    }
+
+    /** Every object under the location's key as a directory, listed page by page as the iteration goes. */
+    private Iterable<S3Object> objectsUnder(Location l) {
+        String prefix = l.key().isEmpty() ? "" : l.key() + "/";
+        return s3.listObjectsV2Paginator(b -> b.bucket(l.bucket()).prefix(prefix)).contents();
     }
 
     @Override
@@ -251,20 +247,10 @@ final class S3Storage implements Storage {
     @Override
     public void deleteRecursively(String dir) throws IOException {
         Location l = parse(dir);
-        String prefix = l.key().isEmpty() ? "" : l.key() + "/";
         try {
-            String token = null;
-            do {
-                ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(l.bucket()).prefix(prefix);
-                if (token != null) {
-                    req.continuationToken(token);
-                }
-                ListObjectsV2Response r = s3.listObjectsV2(req.build());
-                for (S3Object o : r.contents()) {
-                    s3.deleteObject(b -> b.bucket(l.bucket()).key(o.key()));
-                }
-                token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
-            } while (token != null);
+            for (S3Object o : objectsUnder(l)) {
+                s3.deleteObject(b -> b.bucket(l.bucket()).key(o.key()));
+            }
         } catch (SdkException e) {
             throw io("delete", l, e);
         }
