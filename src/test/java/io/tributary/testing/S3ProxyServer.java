@@ -124,6 +124,14 @@ public final class S3ProxyServer implements AutoCloseable {
         stop();
     }
 
+    /**
+     * The plain file behind an object (S3Proxy's filesystem store): its modification time is the object's
+     * Last-Modified, which tests set to age an object.
+     */
+    public Path objectFile(String bucket, String key) {
+        return dataDir.resolve(bucket).resolve(key);
+    }
+
     public String endpoint() {
         return "http://127.0.0.1:" + port;
     }

@@ -22,6 +22,25 @@ import software.amazon.awssdk.core.sync.RequestBody;
 class BackfillHandlerS3Test extends BackfillHandlerTest {
 
     @Override
+    protected Path tableFile(String location, String name) {
+        return S3Warehouse.Server.s3.objectFile(S3Warehouse.BUCKET, key(location) + "/" + name);
+    }
+
+    /** Through the S3 API, so S3Proxy knows the object; its backing file then carries the age. */
+    @Override
+    protected Path putFile(String location, String name, Path content) {
+        S3Warehouse.Server.s3.client().putObject(b -> b.bucket(S3Warehouse.BUCKET).key(key(location) + "/" + name),
+                RequestBody.fromFile(content));
+        return tableFile(location, name);
+    }
+
+    private static String key(String location) {
+        String prefix = "s3://" + S3Warehouse.BUCKET + "/";
+        assertThat(location).startsWith(prefix + S3Warehouse.PREFIX + "/");
+        return location.substring(prefix.length());
+    }
+
+    @Override
     protected void putFixture(String name, String location) throws IOException, URISyntaxException {
         String prefix = "s3://" + S3Warehouse.BUCKET + "/";
         assertThat(location).startsWith(prefix + S3Warehouse.PREFIX + "/");

@@ -79,14 +79,11 @@ class BackfillHandlerTest {
                         bytes("s-3"), bytes("{\"transaction_id\":\"tx-new\",\"amount\":3,\"currency\":\"EUR\"}")));
         assertThat(tables.dataFiles(spec.tableLocation())).hasSize(2);
         // What a killed writer leaves: data files no commit references, one written 8 days ago, one just now.
-        Path tableDir = Path.of(URI.create(spec.tableLocation()));
-        Path written;
-        try (Stream<Path> files = Files.list(tableDir)) {
-            written = files.filter(f -> f.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
-        }
-        Path oldOrphan = Files.copy(written, tableDir.resolve("part-00000-old-orphan-c000.snappy.parquet"));
+        String committed = tables.dataFiles(spec.tableLocation()).get(0).path();
+        Path written = tableFile(spec.tableLocation(), committed.substring(committed.lastIndexOf('/') + 1));
+        Path oldOrphan = putFile(spec.tableLocation(), "part-00000-old-orphan-c000.snappy.parquet", written);
         Files.setLastModifiedTime(oldOrphan, FileTime.from(Instant.now().minus(8, ChronoUnit.DAYS)));
-        Path freshOrphan = Files.copy(written, tableDir.resolve("part-00000-fresh-orphan-c000.snappy.parquet"));
+        Path freshOrphan = putFile(spec.tableLocation(), "part-00000-fresh-orphan-c000.snappy.parquet", written);
 
         given().contentType("application/json").accept("application/json").body(SCHEDULE_INPUT)
                 .when().post()
@@ -147,6 +144,16 @@ class BackfillHandlerTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The plain file that holds {@code name} of the table at {@code location} (its age can be set on it). */
+    protected Path tableFile(String location, String name) {
+        return Path.of(URI.create(location)).resolve(name);
+    }
+
+    /** Writes a copy of {@code content} into the table's directory as {@code name}, the way a writer would. */
+    protected Path putFile(String location, String name, Path content) throws IOException {
+        return Files.copy(content, tableFile(location, name));
     }
 
     /** Puts a Spark-written fixture of src/test/resources/backfill-fixtures (bench/backfill/fixtures) at a location. */
