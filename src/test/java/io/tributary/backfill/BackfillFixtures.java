@@ -1,5 +1,6 @@
 package io.tributary.backfill;
 
+import io.restassured.path.json.JsonPath;
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
@@ -7,6 +8,8 @@ import io.tributary.delta.Tables;
 import io.tributary.schema.SchemaSource;
 import io.tributary.schema.SideSchema;
 import io.tributary.schema.StreamSchema;
+import io.tributary.testing.Api;
+import io.tributary.testing.StreamRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -24,6 +27,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
@@ -116,6 +121,36 @@ final class BackfillFixtures {
         long from = table.positions().get(P0);
         table.commit(List.of(table.writeDataFile(rows)),
                 Map.of(P0, new OffsetRange(from, from + rows.size(), decodeFailures)));
+    }
+
+    /** A stream created through the API by {@link #createTxStreamWithHistory}, and the create's response. */
+    record ApiStream(String name, String topic, String source, JsonPath created) {}
+
+    /**
+     * Creates {@code main.<schema>.tx} through the API as ROOT: JSON transactions on a new one-partition topic of the
+     * broker at {@code bootstrap}, deduplicated on {@code value.transaction_id}, with the Spark-written tx_history
+     * (copied to {@code main.<schema>.tx_history}'s default location) as its backfill source.
+     */
+    static ApiStream createTxStreamWithHistory(Tables tables, String bootstrap, String schema) throws Exception {
+        String source = tables.defaultLocation("main", schema, "tx_history");
+        copy("tx_history", Path.of(source.replaceFirst("^file:", "")).getParent());
+        String connection = Api.unique("kafka");
+        Api.as(Api.ROOT).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
+        String topic = Api.unique("tx");
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        String name = "main." + schema + ".tx";
+        var body = StreamRequests.valid(name, connection, topic);
+        StreamRequests.with(body, "schema_config.direct_schemas.payload_schema.json_schema", """
+                {"type": "object", "properties": {"transaction_id": {"type": "string"},
+                  "amount": {"type": "integer"}, "currency": {"type": "string"}}}""");
+        StreamRequests.with(body, "ingestion_config.backfill_source.delta_table_name", "main." + schema + ".tx_history");
+        StreamRequests.with(body, "ingestion_config.deduplication_columns", List.of("value.transaction_id"));
+        JsonPath created = Api.as(Api.ROOT).body(body.toString()).post("/api/2.0/feature-engineering/streams").then()
+                .statusCode(200).extract().jsonPath();
+        return new ApiStream(name, topic, source, created);
     }
 
     static DeltaTable createIngestion(Tables tables, String location, StreamSchema stream) {

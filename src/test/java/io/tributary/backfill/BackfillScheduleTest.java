@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Tag;
 import static io.tributary.testing.Api.ROOT;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
-import static io.tributary.testing.StreamRequests.valid;
 import static io.tributary.testing.StreamRequests.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,15 +15,12 @@ import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.Tables;
 import jakarta.inject.Inject;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
@@ -48,23 +44,10 @@ class BackfillScheduleTest {
     @Test
     void theScheduleMergesTheBackfillAndTheStreamShowsIt() throws Exception {
         String schema = unique("bf");
-        String source = tables.defaultLocation("main", schema, "tx_history");
-        BackfillFixtures.copy("tx_history", Path.of(source.replaceFirst("^file:", "")).getParent());
-        String connection = unique("kafka");
-        as(ROOT).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
-                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
-        String topic = unique("tx");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
-        String name = "main." + schema + ".tx";
-        var body = valid(name, connection, topic);
-        with(body, "schema_config.direct_schemas.payload_schema.json_schema", """
-                {"type": "object", "properties": {"transaction_id": {"type": "string"},
-                  "amount": {"type": "integer"}, "currency": {"type": "string"}}}""");
-        with(body, "ingestion_config.backfill_source.delta_table_name", "main." + schema + ".tx_history");
-        with(body, "ingestion_config.deduplication_columns", TX_ID);
-        as(ROOT).body(body.toString()).post(STREAMS).then().statusCode(200);
+        BackfillFixtures.ApiStream created = BackfillFixtures.createTxStreamWithHistory(tables, bootstrap, schema);
+        String source = created.source();
+        String topic = created.topic();
+        String name = created.name();
 
         // What the ingest pipeline would have committed: rows from 23:30 on, overlapping the source by 89 minutes.
         String ingestion = tables.defaultLocation("main", schema, "tx_ingestion");

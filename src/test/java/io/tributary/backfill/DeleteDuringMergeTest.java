@@ -3,7 +3,6 @@ package io.tributary.backfill;
 import static io.tributary.testing.Api.ROOT;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
-import static io.tributary.testing.StreamRequests.valid;
 import static io.tributary.testing.StreamRequests.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,8 +31,6 @@ import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -153,23 +150,11 @@ class DeleteDuringMergeTest {
     /** A stream with tx_history as its backfill source and two commits of stream rows (two small files). */
     private Created create() throws Exception {
         String schema = unique("del");
-        String source = tables.defaultLocation("main", schema, "tx_history");
-        BackfillFixtures.copy("tx_history", Path.of(source.replaceFirst("^file:", "")).getParent());
-        String connection = unique("kafka");
-        as(ROOT).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
-                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
-        String topic = unique("tx");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
-        String name = "main." + schema + ".tx";
-        var body = valid(name, connection, topic);
-        with(body, "schema_config.direct_schemas.payload_schema.json_schema", """
-                {"type": "object", "properties": {"transaction_id": {"type": "string"},
-                  "amount": {"type": "integer"}, "currency": {"type": "string"}}}""");
-        with(body, "ingestion_config.backfill_source.delta_table_name", "main." + schema + ".tx_history");
-        with(body, "ingestion_config.deduplication_columns", TX_ID);
-        var created = as(ROOT).body(body.toString()).post(STREAMS).then().statusCode(200).extract().jsonPath();
+        BackfillFixtures.ApiStream stream = BackfillFixtures.createTxStreamWithHistory(tables, bootstrap, schema);
+        String source = stream.source();
+        String topic = stream.topic();
+        String name = stream.name();
+        var created = stream.created();
 
         String location = tables.defaultLocation("main", schema, "tx_ingestion");
         DeltaTable table = tables.open(location);
