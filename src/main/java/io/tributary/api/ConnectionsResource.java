@@ -23,6 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/api/2.0/connections")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Connections")
+@NeedsRegistry
 public class ConnectionsResource {
     @Inject
     ConnectionService connections;

@@ -1,7 +1,10 @@
 package io.tributary.api;
 
+import io.smallrye.mutiny.Uni;
 import io.tributary.registry.ErrorCode;
 import io.tributary.registry.RegistryException;
+import io.tributary.registry.RegistryHealth;
+import jakarta.inject.Inject;
 import io.tributary.security.PermissionDeniedException;
 import io.tributary.security.UnauthenticatedException;
 import jakarta.ws.rs.WebApplicationException;
@@ -16,9 +19,14 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 public class ErrorMapper {
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
 
+    @Inject
+    RegistryHealth health;
+
     @ServerExceptionMapper
     public Response registry(RegistryException e) {
-        return ErrorBody.response(e.code(), e.getMessage());
+        Response response = ErrorBody.response(e.code(), e.getMessage());
+        return e.code() == ErrorCode.TEMPORARILY_UNAVAILABLE
+                ? Response.fromResponse(response).header("Retry-After", "5").build() : response;
     }
 
     @ServerExceptionMapper
@@ -44,14 +52,52 @@ public class ErrorMapper {
                     "unsupported media type: send and accept application/json")).status(status).build();
             case 400 -> ErrorBody.response(ErrorCode.MALFORMED_REQUEST, "the request cannot be read: send a JSON "
                     + "object with Content-Type application/json");
-            default -> unexpected(e);
+            default -> internal(e);
         };
     }
 
     @ServerExceptionMapper
-    public Response unexpected(Throwable e) {
+    public Uni<Response> unexpected(Throwable e) {
+        Throwable lost = lostConnection(e);
+        if (lost != null && health.failure() == null) {
+            LOG.warnf("request failed on a lost connection: %s", lost.getMessage());
+            return Uni.createFrom().item(registry(new RegistryException(ErrorCode.TEMPORARILY_UNAVAILABLE,
+                    "a service this request needs is not answering (" + lost.getMessage()
+                            + "); retry in a few seconds")));
+        }
+        // Whatever the failure looks like, a database that does not answer is the likelier cause than a bug: ask it
+        // before answering 500 (the pool's errors on a lost connection come in many classes).
+        return health.answers().map(up -> {
+            if (!up) {
+                LOG.warnf("request failed while the registry database is not answering: %s", e.getMessage());
+                return registry(health.unavailable());
+            }
+            return internal(e);
+        });
+    }
+
+    private static Response internal(Throwable e) {
         LOG.errorf(e, "request failed unexpectedly");
         return ErrorBody.response(ErrorCode.INTERNAL_ERROR,
                 "the server failed to handle the request; the server log has the details");
+    }
+
+    /**
+     * The failure to reach a service (refused, reset or closed connections; JDBC's connection-exception class 08) in
+     * the chain of {@code e}, or null: Hibernate Reactive and the write locks wrap them. Seen before the probe notices
+     * a database outage, and for the other services a request calls.
+     */
+    static Throwable lostConnection(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.net.SocketException
+                    || t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof io.vertx.sqlclient.ClosedConnectionException
+                    || t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+                            && sql.getSQLState().startsWith("08")) {
+                return t;
+            }
+        }
+        return null;
     }
 }

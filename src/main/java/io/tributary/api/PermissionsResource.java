@@ -20,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/api/2.1/unity-catalog/permissions")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Permissions")
+@NeedsRegistry
 public class PermissionsResource {
     @Inject
     PermissionService permissions;

@@ -22,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/api/2.0/secrets")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Secrets")
+@NeedsRegistry
 public class SecretsResource {
     @Inject
     SecretService secrets;

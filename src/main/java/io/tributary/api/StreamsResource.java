@@ -27,6 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/api/2.0/feature-engineering/streams")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Streams")
+@NeedsRegistry
 public class StreamsResource {
     @Inject
     StreamService streams;

@@ -20,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Path("/api/2.1/unity-catalog/tables")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "Tables")
+@NeedsRegistry
 public class TablesResource {
     @Inject
     TableService tables;

@@ -9,7 +9,8 @@ public enum ErrorCode {
     RESOURCE_DOES_NOT_EXIST(404),
     RESOURCE_ALREADY_EXISTS(409),
     RESOURCE_CONFLICT(409),
-    INTERNAL_ERROR(500);
+    INTERNAL_ERROR(500),
+    TEMPORARILY_UNAVAILABLE(503);
 
     private final int status;
 
