@@ -11,6 +11,7 @@ RECORDS="${2:-200000}"
 start=$(date +%s)
 ./mvnw -B -o test -Dsurefire.failIfNoSpecifiedTests=false \
   -Dtest='ProcessCrashIngestionTest,BrokerCrashPipelineTest,WarehouseFaultPipelineTest,RegistryOutageTest' \
-  -Dtributary.crash.kills="$KILLS" -Dtributary.crash.records="$RECORDS" 2>&1 \
-  | grep -E "records, [0-9]+ kills|Tests run:|FAIL|ERROR\]" || true
-echo "fault bench: $(( $(date +%s) - start )) s"
+  -Dtributary.crash.kills="$KILLS" -Dtributary.crash.records="$RECORDS" > target/fault-bench.log 2>&1 || rc=$?
+grep -E "records, [0-9]+ kills|Tests run:|FAIL|ERROR\]" target/fault-bench.log || true
+echo "fault bench: $(( $(date +%s) - start )) s, exit ${rc:-0} (full log: target/fault-bench.log)"
+exit "${rc:-0}"
