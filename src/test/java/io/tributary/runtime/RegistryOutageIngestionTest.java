@@ -1,0 +1,94 @@
+package io.tributary.runtime;
+
+import static io.tributary.testing.Api.ALICE;
+import static io.tributary.testing.Api.as;
+import static io.tributary.testing.Api.unique;
+import static io.tributary.testing.StreamRequests.valid;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.tributary.delta.Tables;
+import io.tributary.testing.KafkaTestSupport;
+import io.tributary.testing.RegistryBehindProxy;
+import io.tributary.testing.TcpProxy;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A running stream while the registry database is away for 30 s (refused for half of it, partitioned for the other
+ * half): records produced meanwhile land exactly once, by the time the database is back at the latest, with no
+ * restart and nothing done by hand; the stream is RUNNING again afterwards.
+ */
+@Tag("quarkus")
+@QuarkusTest
+@TestProfile(RegistryBehindProxy.class)
+class RegistryOutageIngestionTest {
+    @Inject
+    Tables tables;
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @AfterEach
+    void databaseBack() {
+        RegistryBehindProxy.proxy().mode(TcpProxy.Mode.FORWARD);
+    }
+
+    @Test
+    void streamsRideOutTheOutage() throws Exception {
+        String connection = unique("outage");
+        as(ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
+        String topic = unique("outage_topic");
+        String schema = unique("s");
+        String name = "main." + schema + ".events";
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            topics.createTopic(topic, 2);
+            as(ALICE).body(valid(name, connection, topic).toString()).post("/api/2.0/feature-engineering/streams")
+                    .then().statusCode(200);
+            String location = tables.defaultLocation("main", schema, "events_ingestion");
+            send(topics, topic, 0, 20);
+            await().atMost(Duration.ofSeconds(60)).until(() -> KafkaTestSupport.rows(tables, location).size() == 20);
+
+            RegistryBehindProxy.proxy().mode(TcpProxy.Mode.REFUSE);
+            send(topics, topic, 20, 40);
+            Thread.sleep(15_000);
+            RegistryBehindProxy.proxy().mode(TcpProxy.Mode.BLACKHOLE);
+            send(topics, topic, 40, 60);
+            Thread.sleep(15_000);
+            RegistryBehindProxy.proxy().mode(TcpProxy.Mode.FORWARD);
+            send(topics, topic, 60, 80);
+
+            await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
+                assertThat(KafkaTestSupport.rows(tables, location)).hasSize(80);
+                assertThat(as(ALICE).get("/api/2.0/feature-engineering/streams/" + name).then().statusCode(200)
+                        .extract().jsonPath().getString("state")).isEqualTo("RUNNING");
+            });
+            List<String> want = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                for (int o = 0; o < 40; o++) {
+                    want.add(topic + "/" + p + "/" + o);
+                }
+            }
+            assertThat(KafkaTestSupport.coordinates(KafkaTestSupport.rows(tables, location)))
+                    .containsExactlyElementsOf(want);
+            as(ALICE).delete("/api/2.0/feature-engineering/streams/" + name).then().statusCode(200);
+        }
+    }
+
+    private static void send(KafkaTestSupport topics, String topic, int from, int to) {
+        for (int i = from; i < to; i++) {
+            topics.send(topic, i % 2, null, ("{\"id\": \"e" + i + "\"}").getBytes(StandardCharsets.UTF_8));
+        }
+        topics.flush();
+    }
+}
