@@ -30,7 +30,8 @@ import org.postgresql.PGNotification;
  * it, while a control broker would be one more service to configure, and one whose absence stopped nothing but these
  * notifications yet was waited for before any stream started. A notification is delivered only to sessions listening
  * at the time (like a topic read from its end), so each time this listener (re)connects after having missed some
- * it starts whatever the registry lists that is not running here ({@link StreamCatchUp}). One pooled JDBC connection
+ * it brings this server in line with the registry ({@link StreamCatchUp}: starts what is missing here, stops what was
+ * deleted). One pooled JDBC connection
  * is held for the listening session; the pool and its settings are the registry's own.
  */
 @ApplicationScoped
@@ -108,9 +109,9 @@ class LifecycleListener {
                     backoff = 1000;
                     LOG.debugf("listening for stream starts and stops on %s", LifecycleEvent.CHANNEL);
                     if (missedSome) {
-                        int started = catchUp.startRegistered(listeningSince);
-                        LOG.infof("following other servers' stream starts and stops again; %d registered streams "
-                                + "checked", started);
+                        int listed = catchUp.catchUp(listeningSince);
+                        LOG.infof("following other servers' stream starts and stops again; caught up with %d "
+                                + "registered streams", listed);
                     }
                     follow(connection, pg);
                 } finally {
@@ -142,8 +143,9 @@ class LifecycleListener {
                     on(n.getParameter());
                 }
             } else if (now - lastHeard >= PROBE_MS) {
+                // LISTEN again is a no-op that needs a round trip, and keeps the session's last query telling.
                 try (Statement s = connection.createStatement()) {
-                    s.execute("SELECT 1");
+                    s.execute("LISTEN " + LifecycleEvent.CHANNEL);
                 }
                 lastHeard = now;
             }

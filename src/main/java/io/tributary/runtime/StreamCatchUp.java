@@ -1,14 +1,23 @@
 package io.tributary.runtime;
 
 import io.quarkus.vertx.VertxContextSupport;
+import io.tributary.ingest.PipelineSpec;
 import io.tributary.registry.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import org.jboss.logging.Logger;
 
-/** Starts here every stream the registry lists that does not run here yet, page by page. */
+/**
+ * Brings this server in line with the registry: starts every listed stream that does not run here yet, page by page,
+ * and stops the pipelines of streams the registry no longer has (deleted while this server heard nothing).
+ */
 @ApplicationScoped
 class StreamCatchUp {
 
+    private static final Logger LOG = Logger.getLogger(StreamCatchUp.class);
     private static final int PAGE = 500;
 
     private final ServerPipelines pipelines;
@@ -24,16 +33,29 @@ class StreamCatchUp {
      * Returns how many streams the registry listed. {@code asOfMs} is when the caller began: a stream stopped here
      * since (its delete in progress) is not started again.
      */
-    int startRegistered(long asOfMs) throws Throwable {
-        int listed = 0;
+    int catchUp(long asOfMs) throws Throwable {
+        Set<String> listed = new HashSet<>();
         String after = null;
         do {
             String from = after;
             StreamDirectory.Page page = VertxContextSupport.subscribeAndAwait(() -> directory.page(from, PAGE));
-            page.specs().forEach(spec -> pipelines.startAnnounced(spec, asOfMs));
-            listed += page.specs().size();
+            for (PipelineSpec spec : page.specs()) {
+                listed.add(spec.streamId());
+                pipelines.startAnnounced(spec, asOfMs);
+            }
             after = page.lastId();
         } while (after != null);
-        return listed;
+        for (String id : pipelines.runningIds()) {
+            if (listed.contains(id)) {
+                continue;
+            }
+            // Not listed: deleted, or created after its page was read; only the registry itself can tell.
+            Optional<PipelineSpec> still = VertxContextSupport.subscribeAndAwait(() -> directory.byId(id));
+            if (still.isEmpty()) {
+                LOG.infof("stream %s was deleted meanwhile; stopping its pipeline here", id);
+                pipelines.stopHere(id);
+            }
+        }
+        return listed.size();
     }
 }

@@ -49,7 +49,7 @@ class StreamsAtStartup {
         }
         for (long backoff = 1000; !Thread.currentThread().isInterrupted(); backoff = Math.min(backoff * 2, 30_000)) {
             try {
-                int started = catchUp.startRegistered(System.currentTimeMillis());
+                int started = catchUp.catchUp(System.currentTimeMillis());
                 LOG.infof("started the pipelines of %d registered streams", started);
                 return;
             } catch (Throwable e) {
