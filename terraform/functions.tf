@@ -39,6 +39,7 @@ locals {
   ingest_alias_prefix = "stream-"
   kafka_secret_prefix = "${var.name}/kafka/"
 
+  # One database URL (SPEC 6): the functions derive their JDBC URL from it and its ssl-mode.
   common_environment = {
     TRIBUTARY_WAREHOUSE                             = "s3://${aws_s3_bucket.warehouse.bucket}/warehouse"
     TRIBUTARY_ADMINS                                = join(",", var.admin_principals)
@@ -46,7 +47,6 @@ locals {
     TRIBUTARY_AWS_SECRETS_KEY_SECRET_ARN            = aws_secretsmanager_secret.secrets_key.arn
     QUARKUS_DATASOURCE_REACTIVE_URL                 = "postgresql://${module.database.proxy_endpoint}:5432/${module.database.database_name}"
     QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_SSL_MODE = "require"
-    QUARKUS_DATASOURCE_JDBC_URL                     = "jdbc:postgresql://${module.database.proxy_endpoint}:5432/${module.database.database_name}?sslmode=require"
   }
 
   # What IngestMappings needs (tributary.aws.*, see IngestMappingSettings): stream-api creates and deletes each stream's

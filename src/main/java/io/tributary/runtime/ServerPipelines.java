@@ -12,6 +12,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.jboss.logging.Logger;
@@ -103,6 +104,10 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
 
     boolean runsHere(String streamId) {
         return pipelines.containsKey(streamId);
+    }
+
+    Set<String> runningIds() {
+        return Set.copyOf(pipelines.keySet());
     }
 
     void onShutdown(@Observes ShutdownEvent event) {

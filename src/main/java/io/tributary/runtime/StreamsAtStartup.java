@@ -2,41 +2,31 @@ package io.tributary.runtime;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.vertx.VertxContextSupport;
-import io.tributary.registry.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.util.List;
-import java.util.Map;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import java.time.Duration;
 import org.jboss.logging.Logger;
 
 /**
- * On server start: makes sure the lifecycle topic exists, then starts every registered stream. Runs in the
- * background and retries, because in local mode the database and the broker may still be coming up.
+ * On server start: starts every registered stream. Runs in the background and retries, because the database may
+ * still be coming up (in local mode, or after a crash of both). It needs the registry only: the lifecycle channel
+ * is waited for a few seconds at most, so that no stream another server creates meanwhile is missed.
  */
 @ApplicationScoped
 class StreamsAtStartup {
 
-    static final String LIFECYCLE_TOPIC = "tributary.stream-lifecycle";
     private static final Logger LOG = Logger.getLogger(StreamsAtStartup.class);
-    private static final int PAGE = 500;
+    private static final Duration LISTENER_WAIT = Duration.ofSeconds(5);
 
-    private final ServerPipelines pipelines;
-    private final StreamDirectory directory;
-    private final String bootstrapServers;
+    private final StreamCatchUp catchUp;
+    private final LifecycleListener lifecycle;
     private volatile Thread starter;
 
     @Inject
-    StreamsAtStartup(ServerPipelines pipelines, StreamDirectory directory,
-            @ConfigProperty(name = "kafka.bootstrap.servers", defaultValue = "localhost:9092") String bootstrapServers) {
-        this.pipelines = pipelines;
-        this.directory = directory;
-        this.bootstrapServers = bootstrapServers;
+    StreamsAtStartup(StreamCatchUp catchUp, LifecycleListener lifecycle) {
+        this.catchUp = catchUp;
+        this.lifecycle = lifecycle;
     }
 
     void onStart(@Observes StartupEvent event) {
@@ -54,23 +44,12 @@ class StreamsAtStartup {
     }
 
     private void startAll() {
-        boolean topicReady = false;
+        if (!lifecycle.awaitListening(LISTENER_WAIT)) {
+            LOG.warn("starting the registered streams before following other servers' stream starts and stops");
+        }
         for (long backoff = 1000; !Thread.currentThread().isInterrupted(); backoff = Math.min(backoff * 2, 30_000)) {
             try {
-                if (!topicReady) {
-                    createLifecycleTopic();
-                    topicReady = true;
-                }
-                int started = 0;
-                String after = null;
-                do {
-                    String from = after;
-                    StreamDirectory.Page page = VertxContextSupport.subscribeAndAwait(
-                            () -> directory.page(from, PAGE));
-                    page.specs().forEach(pipelines::startHere);
-                    started += page.specs().size();
-                    after = page.lastId();
-                } while (after != null);
+                int started = catchUp.catchUp(System.currentTimeMillis());
                 LOG.infof("started the pipelines of %d registered streams", started);
                 return;
             } catch (Throwable e) {
@@ -80,17 +59,6 @@ class StreamsAtStartup {
                 } catch (InterruptedException ie) {
                     return;
                 }
-            }
-        }
-    }
-
-    private void createLifecycleTopic() throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers,
-                "default.api.timeout.ms", "15000", "request.timeout.ms", "10000"))) {
-            admin.createTopics(List.of(new NewTopic(LIFECYCLE_TOPIC, 1, (short) -1))).all().get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw e;
             }
         }
     }

@@ -16,12 +16,13 @@ import io.tributary.delta.Tables;
 import io.tributary.testing.KafkaTestSupport;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
+import javax.sql.DataSource;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,8 @@ class KafkaServerIngestionTest {
     Tables tables;
     @Inject
     ServerPipelines pipelines;
+    @Inject
+    DataSource database;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
@@ -92,22 +95,15 @@ class KafkaServerIngestionTest {
                     .containsPattern("tributary_ingest_lag\\{partition=\"0\",stream=\"" + name.replace(".", "\\.")
                             + "\",topic=\"" + topic + "\"} 0.0");
 
-            // Another server stops and starts the stream: this one follows through the lifecycle topic.
-            try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
-                    new StringSerializer(), new StringSerializer())) {
-                producer.send(new ProducerRecord<>(StreamsAtStartup.LIFECYCLE_TOPIC,
-                        "{\"stream_id\":\"" + id + "\",\"action\":\"STOPPED\"}")).get();
-                await().atMost(Duration.ofSeconds(30)).until(() -> !pipelines.runsHere(id));
-                // A start announced before the stop (a late event during a delete) must not revive the pipeline.
-                producer.send(new ProducerRecord<>(StreamsAtStartup.LIFECYCLE_TOPIC, null,
-                        System.currentTimeMillis() - 60_000, null,
-                        "{\"stream_id\":\"" + id + "\",\"action\":\"STARTED\"}")).get();
-                Thread.sleep(3000);
-                assertThat(pipelines.runsHere(id)).isFalse();
-                producer.send(new ProducerRecord<>(StreamsAtStartup.LIFECYCLE_TOPIC,
-                        "{\"stream_id\":\"" + id + "\",\"action\":\"STARTED\"}")).get();
-                await().atMost(Duration.ofSeconds(30)).until(() -> pipelines.runsHere(id));
-            }
+            // Another server stops and starts the stream: this one follows through the registry's notifications.
+            notifyLifecycle(id, "STOPPED", System.currentTimeMillis());
+            await().atMost(Duration.ofSeconds(30)).until(() -> !pipelines.runsHere(id));
+            // A start announced before the stop (a late event during a delete) must not revive the pipeline.
+            notifyLifecycle(id, "STARTED", System.currentTimeMillis() - 60_000);
+            Thread.sleep(3000);
+            assertThat(pipelines.runsHere(id)).isFalse();
+            notifyLifecycle(id, "STARTED", System.currentTimeMillis());
+            await().atMost(Duration.ofSeconds(30)).until(() -> pipelines.runsHere(id));
 
             as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
             assertThat(pipelines.runsHere(id)).isFalse();
@@ -121,6 +117,17 @@ class KafkaServerIngestionTest {
             assertThat(tables.exists(location)).as("no write lands after the delete returned").isFalse();
             assertThat(RestAssured.get("/q/metrics").then().extract().asString())
                     .doesNotContain("stream=\"" + name + "\"");
+        }
+    }
+
+    /** What another server's LifecycleEmitter sends. */
+    private void notifyLifecycle(String streamId, String action, long announcedAt) throws SQLException {
+        try (Connection c = database.getConnection();
+                PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+            s.setString(1, LifecycleEvent.CHANNEL);
+            s.setString(2, "{\"stream_id\":\"" + streamId + "\",\"action\":\"" + action + "\",\"announced_at\":"
+                    + announcedAt + "}");
+            s.execute();
         }
     }
 

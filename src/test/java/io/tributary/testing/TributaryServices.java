@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  * The real services every {@code @QuarkusTest} runs against: an embedded PostgreSQL (zonky) and an in-process Kafka
  * broker, a temporary warehouse and data directory, and a secrets key. They start once per test JVM and stay up across
  * Quarkus restarts (test profiles), so each test uses names of its own. Registered for every test class by
- * {@link GlobalTestResources}. No Docker needed.
+ * {@link GlobalTestResources}. No Docker needed. Like a deployment (SPEC 6), they give the registry's reactive URL
+ * only: the JDBC URL is derived from it.
  *
  * <p>With the system property {@code tributary.test.containers=true} (Maven profile {@code -Pcontainers}) this
  * resource yields to {@link ContainerServices} and starts nothing.
@@ -59,7 +60,6 @@ public class TributaryServices implements QuarkusTestResourceLifecycleManager {
             Files.createDirectories(root.resolve("warehouse"));
             return Map.of(
                     "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + pg + "/postgres",
-                    "quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + pg + "/postgres",
                     "quarkus.datasource.username", "postgres",
                     "quarkus.datasource.password", "postgres",
                     "kafka.bootstrap.servers", kafka.bootstrapServers(),

