@@ -69,10 +69,16 @@ class LifecycleListener {
         t.start();
     }
 
+    /** Lets the thread give its connection back before the pool closes (which would warn about it). */
     void onStop(@Observes ShutdownEvent event) {
         Thread t = thread;
         if (t != null) {
             t.interrupt();
+            try {
+                t.join(POLL_MS * 2L);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
