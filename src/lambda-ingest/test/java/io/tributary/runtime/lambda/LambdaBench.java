@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * environment variables) with its first event already queued; the
  * cold start is the time from starting the process to receiving the function's answer to that event. The baseline,
  * measured the same way in the same run, is a trivial JVM program that polls the runtime API and answers
- * ({@link Hello}). For ingest the bench then times warm invocations of a 6 MB MSK batch (6 partitions, 30,000 records
- * of ~200 bytes) on the same process.
+ * ({@link Hello}). For ingest the bench then times warm invocations of a 6 MB MSK batch (6 partitions, 24,960 records
+ * of ~200 bytes, 5.9 MB of event JSON) on the same process.
  *
  * <p>Arguments: {@code <rounds> <function>=<build dir> ...} (the build dir holds the function.zip, started as
  * {@link PackagedFunction} starts it for the integration tests). System properties: {@code bench.jvm-options} (extra
@@ -37,7 +37,8 @@ import java.util.concurrent.TimeUnit;
 public final class LambdaBench {
     static final String INGEST_ARN = "arn:aws:lambda:eu-west-1:123456789012:function:tributary-ingest";
     static final int PARTITIONS = 6;
-    static final int RECORDS = 30_000;
+    // 6 x 4,160 records of ~200 bytes: a 5.9 MB event, under Lambda's 6 MB invocation payload limit.
+    static final int RECORDS = 24_960;
     static final Duration TIMEOUT = Duration.ofMinutes(3);
 
     private final Map<String, String> config;
