@@ -181,6 +181,9 @@ public final class PackagedFunction implements BeforeAllCallback, AfterAllCallba
         env.put("AWS_LAMBDA_FUNCTION_NAME", "tributary-" + build.getFileName());
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", functionProperty(build, "function.memory-mb"));
         env.put("LAMBDA_TASK_ROOT", task.toString());
+        // A function build that still carries the REST stack opens an HTTP port no one calls on Lambda; here a fixed
+        // one (8080) would collide with other runs on the machine.
+        env.putIfAbsent("QUARKUS_HTTP_PORT", "0");
         Process p = builder.start();
         // A test JVM that dies without afterAll must not leave the function running.
         Runtime.getRuntime().addShutdownHook(new Thread(p::destroyForcibly));
