@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Lambda cold-start bench (issue 11): for each function, the JVM-mode cold start (process start to the first answered
+# invocation through the Lambda Runtime API) of its function.zip, started as the integration tests start it
+# (PackagedFunction), against a trivial JVM runtime client measured the same way in the same run; for ingest also
+# the warm time of a 6 MB MSK batch; and the zip sizes. Needs no AWS: PostgreSQL and Kafka are the tests' embedded ones.
+#   bench/lambda/run.sh [--no-build] [rounds=3]
+#   env: BENCH_JVM_OPTS (extra JVM options of the functions), BENCH_APPCDS=1 (train a dynamic AppCDS archive per
+#   function first, then start every round with it), BENCH_FUNCTIONS (default "stream-api backfill ingest")
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=1
+if [[ "${1:-}" == "--no-build" ]]; then BUILD=0; shift; fi
+ROUNDS="${1:-3}"
+# backfill before ingest: its first tick would otherwise compact the bench stream the ingest rounds wrote.
+FUNCTIONS=${BENCH_FUNCTIONS:-stream-api backfill ingest}
+WORK="$(mktemp -d /tmp/tributary-lambda-bench.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+
+# One build at a time: each takes 1-2 minutes on a 2-core machine. The bench driver lives in the ingest build's tests.
+for f in $FUNCTIONS ingest; do
+  if [[ $BUILD == 1 || ! -f target/$f/function.zip ]]; then
+    ./mvnw -B -q package -DskipTests -Dfunction="$f"
+  fi
+done
+./mvnw -B -q -o test-compile dependency:build-classpath -Dfunction=ingest -Dmdep.outputFile="$WORK/cp.txt" \
+  -Dmdep.includeScope=test
+CP="target/ingest/classes:target/ingest/test-classes:$(cat "$WORK/cp.txt")"
+
+ARGS=()
+for f in $FUNCTIONS; do ARGS+=("$f=target/$f"); done
+PROPS=(-Dbench.log-dir="$WORK/logs" -Dbench.jvm-options="${BENCH_JVM_OPTS:-}")
+if [[ "${BENCH_APPCDS:-0}" == 1 ]]; then PROPS+=(-Dbench.appcds-dir="$WORK"); fi
+
+echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) (shared: figures vary between runs)"
+for f in $FUNCTIONS; do
+  printf '%-10s function.zip %6.1f MB\n' "$f" "$(echo "$(stat -c %s "target/$f/function.zip") / 1000000" | bc -l)"
+done
+java -Xmx1g --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
+  -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+  -Dlogging.configuration="file:$PWD/src/test/resources/logging.properties" "${PROPS[@]}" \
+  -cp "$CP" io.tributary.runtime.lambda.LambdaBench "$ROUNDS" "${ARGS[@]}" 2>&1 | grep --line-buffered -E "^(baseline|stream-api|ingest|backfill) "
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
