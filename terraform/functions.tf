@@ -36,6 +36,14 @@ locals {
     name => "arn:${local.partition}:lambda:${local.region}:${local.account_id}:function:${fn}"
   }
 
+  # lambda_runtime: native zips run on provided.al2023; JVM zips on java21 (the oldest Java runtime with SnapStart
+  # that Quarkus's SnapStart support targets). SnapStart restores a snapshot taken after start-up, so it only applies
+  # to published versions: stream-api and backfill are published and invoked through their `live` alias. ingest is
+  # invoked through the per-stream aliases stream-api creates at run time on $LATEST, so SnapStart would not apply
+  # (README.md, "JVM fallback").
+  lambda_runtime       = var.lambda_runtime == "native" ? "provided.al2023" : "java21"
+  snap_start_functions = var.lambda_runtime == "jvm" ? toset(["stream-api", "backfill"]) : toset([])
+
   ingest_alias_prefix = "stream-"
   kafka_secret_prefix = "${var.name}/kafka/"
 
@@ -97,7 +105,8 @@ module "function" {
   handler             = each.value.handler
   memory_mb           = each.value.memory_mb
   timeout_seconds     = each.value.timeout_seconds
-  runtime             = var.function_runtime
+  runtime             = local.lambda_runtime
+  snap_start          = contains(local.snap_start_functions, each.key)
   architecture        = var.function_architecture
   package_path        = "${var.artifact_dir}/${each.key}/function.zip"
   artifact_bucket     = aws_s3_bucket.artifacts.bucket

@@ -80,7 +80,8 @@ module "http_api" {
 
   name                   = var.name
   function_name          = module.function["stream-api"].function_name
-  function_invoke_arn    = module.function["stream-api"].invoke_arn
+  function_invoke_arn    = module.function["stream-api"].target_invoke_arn
+  function_qualifier     = module.function["stream-api"].qualifier
   route_keys             = [for r in split(",", local.functions["stream-api"].properties["function.trigger.routes"]) : trimspace(r)]
   jwt_issuer             = var.jwt_issuer
   jwt_audience           = var.jwt_audience

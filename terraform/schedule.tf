@@ -25,7 +25,7 @@ data "aws_iam_policy_document" "scheduler" {
   statement {
     sid       = "InvokeBackfill"
     actions   = ["lambda:InvokeFunction"]
-    resources = [module.function["backfill"].arn]
+    resources = [module.function["backfill"].target_arn]
   }
 }
 
@@ -46,7 +46,7 @@ resource "aws_scheduler_schedule" "backfill" {
   }
 
   target {
-    arn      = module.function["backfill"].arn
+    arn      = module.function["backfill"].target_arn
     role_arn = aws_iam_role.scheduler.arn
     # Round-trip through jsondecode so a malformed input fails the plan, not the first tick.
     input = jsonencode(jsondecode(local.functions["backfill"].properties["function.trigger.input"]))

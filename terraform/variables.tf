@@ -31,14 +31,14 @@ variable "artifact_dir" {
   default     = "../target"
 }
 
-variable "function_runtime" {
-  description = "Lambda runtime of the three functions: java17 (or java21) for JVM-mode zips, provided.al2023 for native (-Dnative) zips."
+variable "lambda_runtime" {
+  description = "How the function zips in artifact_dir were built: native (-Dnative, runtime provided.al2023) or jvm (JVM mode, runtime java21 with Lambda SnapStart on stream-api and backfill; see README.md)."
   type        = string
-  default     = "java17"
+  default     = "native"
 
   validation {
-    condition     = contains(["java17", "java21", "provided.al2023"], var.function_runtime)
-    error_message = "function_runtime must be java17 or java21 (JVM-mode zips) or provided.al2023 (zips built with -Dnative)."
+    condition     = contains(["native", "jvm"], var.lambda_runtime)
+    error_message = "lambda_runtime must be native (zips built with ./mvnw package -Dnative -Dfunction=...) or jvm (zips built without -Dnative)."
   }
 }
 

@@ -72,6 +72,15 @@ resource "aws_lambda_function" "this" {
   s3_bucket        = aws_s3_object.package.bucket
   s3_key           = aws_s3_object.package.key
   source_code_hash = filebase64sha256(var.package_path)
+  # SnapStart snapshots a published version; without it nothing is published and triggers call $LATEST.
+  publish = var.snap_start
+
+  dynamic "snap_start" {
+    for_each = var.snap_start ? [1] : []
+    content {
+      apply_on = "PublishedVersions"
+    }
+  }
 
   vpc_config {
     subnet_ids         = var.subnet_ids
@@ -98,4 +107,13 @@ resource "aws_lambda_function" "this" {
     aws_iam_role_policy.function,
     aws_iam_role_policy_attachment.managed,
   ]
+}
+
+# What triggers invoke when SnapStart is on: always the version this apply published.
+resource "aws_lambda_alias" "live" {
+  count            = var.snap_start ? 1 : 0
+  name             = "live"
+  description      = "The version published by the last deploy (SnapStart applies to published versions only)"
+  function_name    = aws_lambda_function.this.function_name
+  function_version = aws_lambda_function.this.version
 }

@@ -108,3 +108,14 @@ variable "managed_policy_arns" {
   type        = list(string)
   default     = []
 }
+
+variable "snap_start" {
+  description = "Publish a version with Lambda SnapStart and put the live alias on it (JVM runtimes only)."
+  type        = bool
+  default     = false
+
+  validation {
+    condition     = !var.snap_start || startswith(var.runtime, "java")
+    error_message = "snap_start needs a Java runtime (java21): native executables have nothing to snapshot."
+  }
+}

@@ -72,6 +72,7 @@ resource "aws_lambda_permission" "api" {
   statement_id  = "AllowHttpApi"
   action        = "lambda:InvokeFunction"
   function_name = var.function_name
+  qualifier     = var.function_qualifier
   principal     = "apigateway.amazonaws.com"
   # Only this API, through one of its routes, may invoke the function.
   source_arn = "${aws_apigatewayv2_api.this.execution_arn}/*/*"

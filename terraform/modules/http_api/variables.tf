@@ -9,8 +9,14 @@ variable "function_name" {
 }
 
 variable "function_invoke_arn" {
-  description = "Invoke ARN of the function behind the API."
+  description = "Invoke ARN of the function behind the API (its alias's, when it has one)."
   type        = string
+}
+
+variable "function_qualifier" {
+  description = "Alias the API invokes (with SnapStart), or null for the unqualified function."
+  type        = string
+  default     = null
 }
 
 variable "route_keys" {

@@ -4,7 +4,6 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
-import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.TableAlreadyExistsException;
@@ -23,7 +22,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.avro.Schema;
 
-/** {@link Tables} on Delta Kernel's default engine, with all I/O through our {@link Storage}. */
+/** {@link Tables} on Delta Kernel's default engine ({@link PureJavaEngine}), with all I/O through our {@link Storage}. */
 final class KernelTables implements Tables {
     static final String ENGINE_INFO = "tributary";
     private static final Logger LOG = Logger.getLogger(KernelTables.class.getName());
@@ -44,7 +43,7 @@ final class KernelTables implements Tables {
     KernelTables(Warehouse warehouse, Storage storage) {
         this.storage = storage;
         this.root = strip(storage.qualify(warehouse.root()));
-        this.engine = DefaultEngine.create(new StorageFileIO(storage));
+        this.engine = new PureJavaEngine(new StorageFileIO(storage));
         this.dataFiles = new ParquetDataFiles(storage);
     }
 

@@ -62,7 +62,7 @@ final class ParquetDataFiles {
                 .withDataModel(dataModel())
                 // Three-level lists are what Spark and Kernel read; parquet-avro's default is the legacy two-level.
                 .withConf(new PlainParquetConfiguration(Map.of(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, "false")))
-                .withCodecFactory(PureJavaSnappy.INSTANCE)
+                .withCodecFactory(PureJavaCodecs.INSTANCE)
                 .withCompressionCodec(CompressionCodecName.SNAPPY)
                 .withWriteMode(ParquetFileWriter.Mode.CREATE)
                 .withRowGroupSize(ROW_GROUP_BYTES)

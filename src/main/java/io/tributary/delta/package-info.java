@@ -15,16 +15,16 @@
  *       used; Kernel commits through {@code putIfAbsent} and rebases on a lost race.</li>
  *   <li>{@code PositionDomains}: one domain-metadata entry per partition; Kernel fails a commit that races another
  *       writer of the same partition and rebases writers of different partitions.</li>
- *   <li>{@code ParquetDataFiles} + {@code FileStatistics} + {@code PureJavaSnappy}: the data file, its Delta
+ *   <li>{@code ParquetDataFiles} + {@code FileStatistics} + {@code PureJavaCodecs}: the data file, its Delta
  *       statistics, pure-Java compression.</li>
  *   <li>{@code TableReader} (Kernel scan), {@code TableCompaction} (remove + add through Kernel internals),
  *       {@code CommitLog} (did an ambiguous commit land?).</li>
  * </ul>
  *
- * <p>Native-image notes: Kernel's Parquet reader still builds a Hadoop {@code Configuration} (hadoop-client-api at
- * run time) and decompresses with parquet-hadoop's codec classes, so reading snappy files (ours, Spark's) needs
- * snappy-java's JNI library in the image; writing does not (aircompressor, pure Java, uses {@code sun.misc.Unsafe}).
- * Kernel's checkpoints are written uncompressed for the same reason. Kernel's {@code LoggingMetricsReporter} and
- * {@code JsonUtils} use Jackson databind.
+ * <p>Native-image notes: {@code PureJavaEngine} is Kernel's default engine with Parquet reads decompressed by
+ * {@code PureJavaCodecs} (aircompressor and {@code java.util.zip}: no snappy-java or zstd-jni JNI, for our files,
+ * Spark's and checkpoints alike; {@code PureJavaReadsTest} reads them with those jars off the class path) and without
+ * Kernel's Jackson-based {@code LoggingMetricsReporter}. Kernel's checkpoints are written uncompressed. Parquet and
+ * Kernel still link Hadoop's {@code Configuration} classes (hadoop-client-api); see function-configs/README.md.
  */
 package io.tributary.delta;
