@@ -2,6 +2,7 @@ package io.tributary.ingest;
 
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.Tables;
+import io.tributary.delta.WriteGuard;
 import io.tributary.schema.SideSchema;
 import io.tributary.schema.StreamSchema;
 
@@ -12,14 +13,22 @@ import io.tributary.schema.StreamSchema;
  */
 public record OpenedIngester(DeltaTable table, StreamIngester ingester) {
 
-    /** @throws io.tributary.delta.NoSuchTableException when the stream's table has no Delta log */
+    /** Unfenced: for tests and tools that write tables nobody deletes meanwhile. */
     public static OpenedIngester open(Tables tables, PipelineSpec spec) {
+        return open(tables, spec, WriteGuard.NONE);
+    }
+
+    /**
+     * @param guard the stream's write fence (the registry's {@code StreamWriteLocks.forStream}), around every commit
+     * @throws io.tributary.delta.NoSuchTableException when the stream's table has no Delta log
+     */
+    public static OpenedIngester open(Tables tables, PipelineSpec spec, WriteGuard guard) {
         StreamSchema schema = StreamSchema.of(
                 SideSchema.compile(spec.keySchema(), "schema_config.key_schema"),
                 SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"));
         DeltaTable table = tables.open(spec.tableLocation());
         // The schema-aware constructor evolves the table to new compatible registry versions as messages name them.
-        StreamIngester ingester = new StreamIngester(table, schema);
+        StreamIngester ingester = new StreamIngester(table, schema, guard);
         return new OpenedIngester(table, ingester);
     }
 }

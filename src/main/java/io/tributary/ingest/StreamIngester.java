@@ -5,6 +5,7 @@ import io.tributary.delta.DeltaTable;
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.PositionConflictException;
+import io.tributary.delta.WriteGuard;
 import io.tributary.schema.Decoder;
 import io.tributary.schema.StreamSchema;
 import java.time.Instant;
@@ -23,6 +24,10 @@ import org.apache.avro.Schema;
  * writing, so a redelivered batch adds nothing; when another writer got there first, the commit fails as a whole and
  * the batch is filtered again against the positions the table reports.
  *
+ * <p>Every commit (data, and the metadata commit of a schema change) runs inside the ingester's {@link WriteGuard},
+ * the same fence the table's other writers use: a stream deleted meanwhile, by this process or another, is never
+ * written to again, and the files written for the batch are removed ({@link StreamDeletedException}).
+ *
  * <p>Not thread-safe: one thread ingests at a time; {@link #positions()} may be read from any thread.
  */
 public final class StreamIngester {
@@ -37,6 +42,7 @@ public final class StreamIngester {
     static final int MIN_ROWS_PER_PARALLEL_FILE = 25_000;
 
     private final DeltaTable table;
+    private final WriteGuard guard;
     private Schema rowSchema;
     private Decoder keyDecoder;
     private Decoder valueDecoder;
@@ -50,6 +56,8 @@ public final class StreamIngester {
     private StreamSchema schema;
     private volatile Map<PartitionKey, Long> positions;
     private volatile boolean cancelled;
+    /** Set once the guard found the stream gone: no later batch writes a file under its location. */
+    private volatile boolean deleted;
     private CommitHook hook = CommitHook.NONE;
 
     /**
@@ -57,11 +65,18 @@ public final class StreamIngester {
      * @param keyDecoder decoder of the Kafka key into the {@code key} column; used on this ingester's thread only
      */
     public StreamIngester(DeltaTable table, Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder) {
+        this(table, rowSchema, keyDecoder, valueDecoder, WriteGuard.NONE);
+    }
+
+    /** @param guard runs each commit; when it finds the stream gone, {@link #ingest} throws {@link StreamDeletedException} */
+    public StreamIngester(DeltaTable table, Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder,
+            WriteGuard guard) {
         List<String> names = rowSchema.getFields().stream().map(Schema.Field::name).toList();
         if (!names.equals(Rows.COLUMNS)) {
             throw new IllegalArgumentException("the row schema's columns must be " + Rows.COLUMNS + ", not " + names);
         }
         this.table = table;
+        this.guard = guard;
         this.rowSchema = rowSchema;
         this.keyDecoder = keyDecoder;
         this.valueDecoder = valueDecoder;
@@ -78,12 +93,17 @@ public final class StreamIngester {
      * @throws io.tributary.schema.SchemaRegistryUnavailableException when the registry could not be asked
      */
     public StreamIngester(DeltaTable table, StreamSchema schema) {
-        this(table, TableSchemas.matching(table, schema), true);
+        this(table, schema, WriteGuard.NONE);
+    }
+
+    /** The schema-following ingester whose commits run inside {@code guard} (see the class comment). */
+    public StreamIngester(DeltaTable table, StreamSchema schema, WriteGuard guard) {
+        this(table, TableSchemas.matching(table, schema), guard, true);
     }
 
     /** {@code evolving} only tells this constructor apart from the public one. */
-    private StreamIngester(DeltaTable table, StreamSchema matched, boolean evolving) {
-        this(table, matched.rowSchema(), matched.keySide().newDecoder(), matched.valueSide().newDecoder());
+    private StreamIngester(DeltaTable table, StreamSchema matched, WriteGuard guard, boolean evolving) {
+        this(table, matched.rowSchema(), matched.keySide().newDecoder(), matched.valueSide().newDecoder(), guard);
         this.schema = matched;
         this.parallelism = ParallelFiles.parallelism();
     }
@@ -106,11 +126,18 @@ public final class StreamIngester {
      *
      * @return empty when the table already had every record of the batch
      * @throws java.util.concurrent.CancellationException when {@link #cancel()} was called before the commit
+     * @throws StreamDeletedException when the write guard found the stream deleted; nothing was committed
      */
     public Optional<CommitResult> ingest(MicroBatch batch) {
+        if (deleted) {
+            throw new StreamDeletedException(table.location());
+        }
         Map<PartitionKey, Long> known = positions;
         Pending pending = Pending.of(batch.partitions(), known);
         List<DataFile> files = null;
+        // Written by this call and no longer to be committed (their rows landed meanwhile): removed if the stream
+        // turns out deleted, since they lie under its location; otherwise orphans for maintenance.
+        List<DataFile> superseded = new ArrayList<>();
         long decodeFailures = 0;
         Map<PartitionKey, Long> failuresByPartition = Map.of();
         for (int attempt = 1; ; attempt++) {
@@ -118,7 +145,7 @@ public final class StreamIngester {
                 return Optional.empty();
             }
             if (files == null) {
-                evolve(pending);
+                evolve(pending, superseded);
                 List<Rows> parts = rows(pending);
                 files = ParallelFiles.write(table, parts);
                 decodeFailures = 0;
@@ -136,9 +163,10 @@ public final class StreamIngester {
                 throw new java.util.concurrent.CancellationException("the pipeline is stopping");
             }
             long started = System.nanoTime();
-            long version;
+            List<DataFile> toCommit = files;
+            Optional<Long> version;
             try {
-                version = table.commit(files, ranges);
+                version = guard.run(() -> table.commit(toCommit, ranges));
             } catch (PositionConflictException conflict) {
                 if (attempt >= MAX_ATTEMPTS) {
                     throw conflict;
@@ -149,17 +177,21 @@ public final class StreamIngester {
                 if (rest.size != pending.size) {
                     // The written file holds rows the table now has: write what is left anew. The old file is never
                     // referenced by the log; it is an orphan for maintenance to remove.
+                    superseded.addAll(files);
                     files = null;
                 }
                 pending = rest;
                 continue;
+            }
+            if (version.isEmpty()) {
+                throw deleted(files, superseded);
             }
             long commitNanos = System.nanoTime() - started;
             hook.afterCommit();
             Map<PartitionKey, Long> after = new HashMap<>(known);
             ranges.forEach((key, range) -> after.put(key, range.next()));
             positions = Map.copyOf(after);
-            return Optional.of(new CommitResult(version, Instant.now(), pending.size, bytes(pending),
+            return Optional.of(new CommitResult(version.get(), Instant.now(), pending.size, bytes(pending),
                     decodeFailures, commitNanos, positions, pending.partitions.values()));
         }
     }
@@ -201,8 +233,22 @@ public final class StreamIngester {
         this.parallelism = Math.max(1, parallelism);
     }
 
+    /**
+     * The guard found the stream gone: files written after its delete removed the table would otherwise stay under
+     * the deleted location (and block re-creating a stream there).
+     */
+    private StreamDeletedException deleted(List<DataFile> files, List<DataFile> superseded) {
+        List<DataFile> written = new ArrayList<>(superseded);
+        if (files != null) {
+            written.addAll(files);
+        }
+        table.discard(written);
+        deleted = true;
+        return new StreamDeletedException(table.location());
+    }
+
     /** Widens the table (one metadata commit) for the first message of the batch that names a wider schema. */
-    private void evolve(Pending pending) {
+    private void evolve(Pending pending, List<DataFile> superseded) {
         if (schema == null) {
             return;
         }
@@ -210,7 +256,13 @@ public final class StreamIngester {
             for (SourceRecord r : records) {
                 Optional<StreamSchema> wider = schema.widenedFor(r.key(), r.value());
                 if (wider.isPresent()) {
-                    table.evolveSchema(wider.get().rowSchema());
+                    Schema widened = wider.get().rowSchema();
+                    if (guard.run(() -> {
+                        table.evolveSchema(widened);
+                        return Boolean.TRUE;
+                    }).isEmpty()) {
+                        throw deleted(null, superseded);
+                    }
                     schema = wider.get();
                     rowSchema = schema.rowSchema();
                     keyDecoder = schema.keySide().newDecoder();

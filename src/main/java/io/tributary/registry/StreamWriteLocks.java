@@ -13,12 +13,19 @@ import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 /**
- * The lock between a stream's delete and the background writers of its ingestion table (the backfill merge,
- * compaction), which on AWS run in another process than the delete: a PostgreSQL advisory lock per table location in
- * the registry database they share. A writer holds it shared across its commit and checks, under it, that the
- * stream (or table) is still registered; the delete holds it exclusively from before it deletes the files until the
- * registry rows are gone. So the delete waits for a commit in flight, and a writer that comes later finds the stream
- * gone and writes nothing. The ingest pipeline does not take it: its writes are stopped by the delete itself.
+ * The one fence between a stream's delete and every writer of its ingestion table: the pipelines of every server, the
+ * ingest function, the backfill merge and compaction, any of which may run in another process than the delete. It is
+ * a PostgreSQL advisory lock per table location in the registry database they share. A writer holds it shared across
+ * each commit and checks, under it, that the stream (or table) is still registered; the delete holds it exclusively
+ * from before it deletes the files until the registry rows are gone. So the delete waits for a commit in flight, and
+ * a writer that comes later finds the stream gone, commits nothing and removes the data files it wrote meanwhile.
+ *
+ * <p>Cost: one pooled connection for the commit's duration and two round trips (the lock and the check in one, the
+ * rollback that releases), once per micro-batch: 2.3 ms per empty guarded write on the shared 2-core machine at load
+ * 45 (8.4 ms with a third round trip for a separate check); a local database on a quiet machine answers a round trip
+ * in well under a millisecond. Shared holders never wait for each other; only a delete does. A connection held per
+ * pipeline would save only the pool's checkout (microseconds, no round trip) and would pin one database connection
+ * per running stream; per commit, the connections in use are bounded by the commits in flight.
  *
  * <p>Why advisory locks and not {@code SELECT ... FOR SHARE / FOR UPDATE} on the streams row: the delete removes that
  * row in its own (Hibernate Reactive) transaction while it holds the lock, and a row lock would make that delete wait
@@ -42,11 +49,16 @@ public class StreamWriteLocks {
 
     StreamWriteLocks() {}
 
-    StreamWriteLocks(DataSource database) {
+    /** Outside CDI: benches and tools that fence their writes against a registry database of their own. */
+    public StreamWriteLocks(DataSource database) {
         this.database = database;
     }
 
-    /** For the backfill merge: runs its commit while stream {@code streamId}, whose table is at {@code location}, exists. */
+    /**
+     * For the stream's own commits (every runtime's ingester) and the backfill merge: runs a commit while stream
+     * {@code streamId}, whose table is at {@code location}, exists. By id, so a stream deleted and created again
+     * under the same name and location does not let the old one's writers in.
+     */
     public WriteGuard forStream(String streamId, String location) {
         return new Guard(location, "SELECT 1 FROM streams WHERE id = ?", streamId);
     }
@@ -104,21 +116,33 @@ public class StreamWriteLocks {
         public <T> Optional<T> run(Supplier<T> write) {
             Connection c = begin(location);
             try {
-                lock(c, "SELECT pg_advisory_xact_lock_shared(?, ?)", location);
-                // A statement of its own, after the lock: at READ COMMITTED it sees what a delete committed before
-                // it released the lock. In the locking statement it could read a snapshot from before the wait.
-                boolean exists;
-                try (PreparedStatement check = c.prepareStatement(existsQuery)) {
-                    check.setString(1, id);
-                    try (ResultSet rs = check.executeQuery()) {
-                        exists = rs.next();
-                    }
-                }
-                return exists ? Optional.of(write.get()) : Optional.empty();
+                return lockedAndRegistered(c) ? Optional.of(write.get()) : Optional.empty();
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot lock the table at " + location + " against its deletion", e);
             } finally {
                 end(c, location);
+            }
+        }
+
+        /**
+         * Takes the lock shared, then checks the registration: two statements sent in one round trip (the driver
+         * pipelines them), the check a statement of its own so that at READ COMMITTED its snapshot is taken after
+         * the lock was granted and sees what a delete committed before it released the lock. Inside the locking
+         * statement it could read a snapshot from before the wait.
+         */
+        private boolean lockedAndRegistered(Connection c) throws SQLException {
+            try (PreparedStatement both = c.prepareStatement("SELECT pg_advisory_xact_lock_shared(?, ?); "
+                    + existsQuery)) {
+                both.setInt(1, NAMESPACE);
+                both.setInt(2, location.hashCode());
+                both.setString(3, id);
+                both.execute();
+                if (!both.getMoreResults()) {
+                    throw new SQLException("the registration check returned no result");
+                }
+                try (ResultSet rs = both.getResultSet()) {
+                    return rs.next();
+                }
             }
         }
     }

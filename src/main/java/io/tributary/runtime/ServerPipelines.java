@@ -7,6 +7,7 @@ import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.IngestionStatusSource;
 import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
+import io.tributary.registry.StreamWriteLocks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -37,9 +38,13 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     private final IdleWatch idleWatch;
 
     @Inject
-    ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle) {
+    ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle,
+            StreamWriteLocks writeLocks) {
         this.settings = PipelineSettings.of(config);
-        this.ingesters = new TableIngesters(tables);
+        // Every commit under the stream's write lock: a delete on another server stops this pipeline only through
+        // the lifecycle channel, later; the lock makes its next commit find the stream gone instead.
+        this.ingesters = new TableIngesters(tables,
+                spec -> writeLocks.forStream(spec.streamId(), spec.tableLocation()));
         this.registry = registry;
         this.lifecycle = lifecycle;
         this.idleWatch = new IdleWatch(settings);

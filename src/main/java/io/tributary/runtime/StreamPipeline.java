@@ -6,6 +6,7 @@ import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.MicroBatch;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.SourceRecord;
+import io.tributary.ingest.StreamDeletedException;
 import io.tributary.ingest.StreamIngester;
 import io.tributary.ingest.Subscription;
 import java.time.Duration;
@@ -213,6 +214,15 @@ final class StreamPipeline {
                         return;
                     }
                     backoffMs = 1000;
+                } catch (StreamDeletedException deleted) {
+                    // Deleted through another server (or before this one's stop came): retrying cannot succeed, and
+                    // the lifecycle channel's STOPPED removes this pipeline when it arrives.
+                    status.failed(deleted.getMessage());
+                    LOG.warnf("stream %s stopped: %s", spec.streamName(), deleted.getMessage());
+                    synchronized (lifecycle) {
+                        stopping = true;
+                    }
+                    break;
                 } catch (Throwable failure) {
                     if (stopping) {
                         break;

@@ -6,16 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.TableRows;
 import io.tributary.delta.Tables;
+import io.tributary.delta.WriteGuard;
 import io.tributary.schema.SchemaSource;
 import io.tributary.schema.SideSchema;
 import io.tributary.schema.StreamSchema;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -258,4 +262,40 @@ class StreamIngesterTest {
         }
     }
 
+
+    /**
+     * The stream deleted by another process between two batches: the guard finds it gone, so the batch whose file
+     * was already written commits nothing, the file is removed, and no later batch writes under the location again.
+     */
+    @Test
+    void aBatchWhoseGuardFindsTheStreamGoneCommitsNothingAndLeavesNoFile() throws Exception {
+        AtomicBoolean registered = new AtomicBoolean(true);
+        WriteGuard guard = new WriteGuard() {
+            @Override
+            public <T> Optional<T> run(Supplier<T> write) {
+                return registered.get() ? Optional.of(write.get()) : Optional.empty();
+            }
+        };
+        StreamIngester ingester = new StreamIngester(tables.open(location), schema, guard);
+        assertThat(ingester.ingest(batch(0, 10, 0))).isPresent();
+
+        tables.delete(location);
+        registered.set(false);
+        assertThatThrownBy(() -> ingester.ingest(batch(10, 20, 0))).isInstanceOf(StreamDeletedException.class)
+                .hasMessageContaining("the stream was deleted");
+        assertThat(filesUnder(location)).as("the batch's file was removed").isEmpty();
+        assertThat(tables.exists(location)).isFalse();
+        assertThatThrownBy(() -> ingester.ingest(batch(20, 30, 0))).isInstanceOf(StreamDeletedException.class);
+        assertThat(filesUnder(location)).isEmpty();
+    }
+
+    private static List<Path> filesUnder(String location) throws java.io.IOException {
+        Path dir = Path.of(location.replaceFirst("^file:", ""));
+        if (!Files.exists(dir)) {
+            return List.of();
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            return paths.filter(p -> !p.equals(dir) && Files.isRegularFile(p)).toList();
+        }
+    }
 }

@@ -150,6 +150,10 @@ public final class IngestBench {
         System.out.printf("peak heap during catch-up: %d MB (max heap %d MB)%n", peakHeap() >> 20,
                 Runtime.getRuntime().maxMemory() >> 20);
 
+        String fenceRounds = System.getenv("BENCH_FENCE");
+        if (fenceRounds != null) {
+            FenceBench.run(bootstrap, topic, records, tables, settings, fromStart, Integer.parseInt(fenceRounds));
+        }
         if (System.getenv("BENCH_NO_FRESHNESS") == null) {
             freshness(bootstrap, tables, settings);
         }

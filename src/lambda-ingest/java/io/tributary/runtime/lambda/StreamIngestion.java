@@ -8,6 +8,7 @@ import io.tributary.ingest.OpenedIngester;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.SourceRecord;
 import io.tributary.registry.StreamDirectory;
+import io.tributary.registry.StreamWriteLocks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
@@ -19,7 +20,9 @@ import java.util.function.Predicate;
  * Ingests one Kafka event into its stream's table with the exactly-once core ({@link io.tributary.ingest
  * .StreamIngester}). The ingester of each stream stays warm across invocations of the same execution environment:
  * its table positions are then known and the registry is not read again. Any failure discards it, so the retried
- * batch starts from what the table says.
+ * batch starts from what the table says. Every commit runs under the stream's write lock ({@link StreamWriteLocks}),
+ * which a delete takes exclusively: an invocation running while, or warm after, the stream is deleted commits nothing
+ * and removes the files it wrote ({@link io.tributary.ingest.StreamDeletedException}, which fails the invocation).
  */
 @ApplicationScoped
 public class StreamIngestion {
@@ -28,6 +31,8 @@ public class StreamIngestion {
     StreamDirectory directory;
     @Inject
     Tables tables;
+    @Inject
+    StreamWriteLocks writeLocks;
 
     private final Map<String, Warm> warm = new ConcurrentHashMap<>();
 
@@ -65,6 +70,7 @@ public class StreamIngestion {
         } catch (Throwable e) {
             throw new IllegalStateException("cannot read stream " + streamId + " from the registry", e);
         }
-        return new Warm(OpenedIngester.open(tables, spec), Subscribed.by(spec.subscription()));
+        return new Warm(OpenedIngester.open(tables, spec, writeLocks.forStream(spec.streamId(), spec.tableLocation())),
+                Subscribed.by(spec.subscription()));
     }
 }
