@@ -36,7 +36,18 @@ final class StreamSchemas {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamIngestionStatus")
     record IngestionStatus(String lastCommitAt, Long tableVersion, long rowsIngested, long decodeFailures,
-            List<Partition> partitions) {}
+            List<Partition> partitions,
+            @Schema(description = "Absent until a topic of the stream is found deleted and created again")
+            List<TopicRecreation> topicRecreations) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @Schema(name = "StreamTopicRecreation", description = "The last time a topic was found deleted and created again "
+            + "under the same name; its new incarnation is ingested from its beginning")
+    record TopicRecreation(String topic,
+            @Schema(description = "Absent when the table's positions predate topic ids") String previousTopicId,
+            String topicId,
+            @Schema(description = "RFC 3339, UTC") String detectedAt,
+            String message) {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamPartitionStatus")

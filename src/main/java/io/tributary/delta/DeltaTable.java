@@ -14,6 +14,9 @@ public interface DeltaTable {
     /** The next offset to ingest per partition, as the latest commit records it. */
     Map<PartitionKey, Long> positions();
 
+    /** Everything the latest commit records per partition: position, Kafka topic id, last recreation. */
+    Map<PartitionKey, PartitionPosition> positionDetails();
+
     /**
      * Writes rows (of the table's row schema) into one Parquet file with statistics. Not committed yet. Several threads
      * may write files of one table at once.
@@ -22,7 +25,9 @@ public interface DeltaTable {
 
     /**
      * Commits the files and the new positions in one Delta commit. Succeeds only if, for every partition in
-     * {@code ranges}, the table's position is {@code range.from()} or the table has none for it.
+     * {@code ranges}, the table has no position for it, or its position is {@code range.from()} of the same topic id
+     * (a position without an id takes the range's), or the range is a {@link OffsetRange#reset reset} of exactly the
+     * position the table has.
      *
      * @return the committed table version
      * @throws PositionConflictException when another writer got there first; nothing was committed

@@ -66,6 +66,11 @@ final class KernelDeltaTable implements DeltaTable {
     }
 
     @Override
+    public Map<PartitionKey, PartitionPosition> positionDetails() {
+        return PositionDomains.details(tables.latest(path));
+    }
+
+    @Override
     public DataFile writeDataFile(Iterable<GenericRecord> rows) {
         Iterator<GenericRecord> it = rows.iterator();
         if (!it.hasNext()) {
@@ -136,18 +141,19 @@ final class KernelDeltaTable implements DeltaTable {
                         return landed.get();
                     }
                 }
-                Map<PartitionKey, Long> current = PositionDomains.read(snapshot);
+                Map<PartitionKey, PartitionPosition> current = PositionDomains.details(snapshot);
                 for (Map.Entry<PartitionKey, OffsetRange> r : ranges.entrySet()) {
-                    Long position = current.get(r.getKey());
-                    if (position != null && position != r.getValue().from()) {
-                        throw new PositionConflictException(current);
+                    PartitionPosition position = current.get(r.getKey());
+                    if (position != null && !continues(position, r.getValue())) {
+                        Map<PartitionKey, Long> next = new java.util.TreeMap<>();
+                        current.forEach((k, v) -> next.put(k, v.next()));
+                        throw new PositionConflictException(next);
                     }
                 }
                 if (files.isEmpty() && ranges.isEmpty()) {
                     return snapshot.getVersion();
                 }
-                TransactionCommitResult result = commitOnce(snapshot, files, ranges, commitId,
-                        PositionDomains.decodeFailures(snapshot));
+                TransactionCommitResult result = commitOnce(snapshot, files, ranges, commitId, current);
                 tables.runHooks(result);
                 return result.getVersion();
             } catch (PositionConflictException | NoSuchTableException | IllegalArgumentException e) {
@@ -168,17 +174,31 @@ final class KernelDeltaTable implements DeltaTable {
     }
 
     /**
-     * {@code decodeFailures} are the counts the snapshot holds; each range's are added. Kernel may rebase this commit
-     * onto a newer snapshot only when no one else changed our partitions' domains, so the sums stay right.
+     * Whether the range may follow the table's position: it starts there and belongs to the same topic (a position
+     * without a topic id adopts the range's), or it is a reset of exactly the position the writer saw.
+     */
+    private static boolean continues(PartitionPosition position, OffsetRange range) {
+        if (range.replaces() != null) {
+            return position.topicId().equals(range.replaces().previousTopicId())
+                    && position.next() == range.replaces().previousNext();
+        }
+        return position.next() == range.from()
+                && (range.topicId() == null || position.topicId().isEmpty() || position.topicId().get().equals(range.topicId()));
+    }
+
+    /**
+     * {@code prior} holds what the snapshot records (decode failure counts, topic ids); each range's failures are
+     * added. Kernel may rebase this commit onto a newer snapshot only when no one else changed our partitions' domains,
+     * so the sums stay right.
      */
     private TransactionCommitResult commitOnce(Snapshot snapshot, List<DataFile> files, Map<PartitionKey, OffsetRange> ranges,
-            String commitId, Map<PartitionKey, Long> decodeFailures) {
+            String commitId, Map<PartitionKey, PartitionPosition> prior) {
         Engine engine = tables.engine();
         Transaction txn = snapshot.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.WRITE)
                 .withMaxRetries(KERNEL_RETRIES)
                 .build(engine);
-        ranges.forEach((p, r) -> txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, r.next(),
-                commitId, decodeFailures.getOrDefault(p, 0L) + r.decodeFailures())));
+        ranges.forEach((p, r) -> txn.addDomainMetadata(PositionDomains.domain(p),
+                PositionDomains.config(p, r, commitId, prior.get(p))));
         Row state = txn.getTransactionState(engine);
         DataWriteContext context = Transaction.getWriteContext(engine, state, Map.of());
         StructType schema = snapshot.getSchema();

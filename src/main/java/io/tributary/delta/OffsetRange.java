@@ -1,12 +1,41 @@
 package io.tributary.delta;
 
+import java.util.Optional;
+
 /**
  * The offsets a micro-batch covers for one partition: from {@code from} (inclusive) to {@code next} (exclusive), and how
  * many of its keys and values could not be decoded (committed with the position, so the count survives restarts and is
  * the same for every process that reads the table).
+ *
+ * <p>{@code topicId} is the Kafka topic id the offsets belong to (null: not known, the position keeps what it had).
+ * {@code refill} keeps the partition marked as one whose records must be read from Kafka directly (see
+ * {@link PartitionPosition#refill()}). {@code replaces} makes the range a reset: the topic was deleted and created
+ * again, so the table's position, which belongs to the old topic, is replaced rather than continued.
  */
-public record OffsetRange(long from, long next, long decodeFailures) {
+public record OffsetRange(long from, long next, long decodeFailures, String topicId, boolean refill,
+        PartitionPosition.Recreation replaces) {
+
     public OffsetRange(long from, long next) {
         this(from, next, 0);
+    }
+
+    public OffsetRange(long from, long next, long decodeFailures) {
+        this(from, next, decodeFailures, null, false, null);
+    }
+
+    /**
+     * A reset to {@code next} of a partition whose topic was recreated; it commits only while the table's position is
+     * still the one {@code recreation} names ({@code previousTopicId} and {@code previousNext}).
+     */
+    public static OffsetRange reset(long next, PartitionPosition.Recreation recreation) {
+        return new OffsetRange(next, next, 0, recreation.topicId(), true, recreation);
+    }
+
+    public OffsetRange withTopic(String topicId, boolean refill) {
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces);
+    }
+
+    public Optional<PartitionPosition.Recreation> reset() {
+        return Optional.ofNullable(replaces);
     }
 }

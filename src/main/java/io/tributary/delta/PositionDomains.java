@@ -8,12 +8,15 @@ import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.internal.actions.DomainMetadata;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
  * Positions live in Delta domain metadata, one domain per partition ({@code tributary.position.<topic>.<partition>},
- * configuration {@code {"topic":..,"partition":..,"next":N,"commit":"<id>"}}). Kernel's conflict checker fails a
+ * configuration {@code {"topic":..,"partition":..,"next":N,"commit":"<id>","topic_id":"<Kafka topic id>"}}, see
+ * {@link PartitionPosition} for the optional {@code refill} and {@code recreated}). Kernel's conflict checker fails a
  * commit when a concurrent winner set the same domain and lets it through otherwise, so writers of different
  * partitions never conflict while two writers of one partition cannot both commit. {@code commit} identifies the
  * attempt that wrote the position, so a writer can tell after an ambiguous failure whether its commit landed.
@@ -30,6 +33,11 @@ final class PositionDomains {
 
     /** {@code decodeFailures}: the partition's decode failures since the table was created, this commit's included. */
     static String config(PartitionKey p, long next, String commitId, long decodeFailures) {
+        return config(p, next, commitId, decodeFailures, Optional.empty(), false, Optional.empty());
+    }
+
+    static String config(PartitionKey p, long next, String commitId, long decodeFailures, Optional<String> topicId,
+            boolean refill, Optional<PartitionPosition.Recreation> recreated) {
         ObjectNode n = JSON.createObjectNode();
         n.put("topic", p.topic());
         n.put("partition", p.partition());
@@ -38,7 +46,34 @@ final class PositionDomains {
         if (decodeFailures > 0) {
             n.put("decode_failures", decodeFailures);
         }
+        topicId.ifPresent(id -> n.put("topic_id", id));
+        if (refill) {
+            n.put("refill", true);
+        }
+        recreated.ifPresent(r -> {
+            ObjectNode m = n.putObject("recreated");
+            r.previousTopicId().ifPresent(id -> m.put("previous_topic_id", id));
+            m.put("previous_next", r.previousNext());
+            m.put("topic_id", r.topicId());
+            m.put("at", r.at().toEpochMilli());
+        });
         return n.toString();
+    }
+
+    /**
+     * The position domain of a commit: the range's values over what the table had ({@code prior}, null for a new
+     * partition). Decode failures add up; the id and the last recreation carry over while the topic stays the same.
+     */
+    static String config(PartitionKey p, OffsetRange range, String commitId, PartitionPosition prior) {
+        long failures = (prior == null ? 0 : prior.decodeFailures()) + range.decodeFailures();
+        Optional<String> topicId = range.topicId() != null ? Optional.of(range.topicId())
+                : prior == null ? Optional.empty() : prior.topicId();
+        Optional<PartitionPosition.Recreation> recreated = range.reset();
+        if (recreated.isEmpty() && prior != null && prior.recreated().isPresent()
+                && topicId.equals(Optional.of(prior.recreated().get().topicId()))) {
+            recreated = prior.recreated();
+        }
+        return config(p, range.next(), commitId, failures, topicId, range.refill(), recreated);
     }
 
     /**
@@ -52,6 +87,36 @@ final class PositionDomains {
     /** Decode failures per partition since the table was created; domains written before they were counted say 0. */
     static Map<PartitionKey, Long> decodeFailures(Snapshot snapshot) {
         return read(snapshot, "decode_failures");
+    }
+
+    /** Every position domain of a snapshot with all it records. */
+    static Map<PartitionKey, PartitionPosition> details(Snapshot snapshot) {
+        Map<PartitionKey, PartitionPosition> out = new TreeMap<>();
+        for (Map.Entry<String, DomainMetadata> e : ((SnapshotImpl) snapshot).getActiveDomainMetadataMap().entrySet()) {
+            if (!e.getKey().startsWith(PREFIX) || e.getValue().isRemoved()) {
+                continue;
+            }
+            try {
+                JsonNode n = JSON.readTree(e.getValue().getConfiguration());
+                JsonNode r = n.path("recreated");
+                Optional<PartitionPosition.Recreation> recreated = r.isObject()
+                        ? Optional.of(new PartitionPosition.Recreation(text(r, "previous_topic_id"),
+                                r.path("previous_next").asLong(0), r.path("topic_id").asText(),
+                                Instant.ofEpochMilli(r.path("at").asLong(0))))
+                        : Optional.empty();
+                out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()),
+                        new PartitionPosition(n.path("next").asLong(0), text(n, "topic_id"),
+                                n.path("refill").asBoolean(false), recreated, n.path("decode_failures").asLong(0)));
+            } catch (IOException ex) {
+                throw new UncheckedIOException("unreadable position domain " + e.getKey(), ex);
+            }
+        }
+        return out;
+    }
+
+    private static Optional<String> text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || !v.isTextual() ? Optional.empty() : Optional.of(v.asText());
     }
 
     private static Map<PartitionKey, Long> read(Snapshot snapshot, String field) {

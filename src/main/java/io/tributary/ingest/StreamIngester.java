@@ -4,6 +4,7 @@ import io.tributary.delta.DataFile;
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
+import io.tributary.delta.PartitionPosition;
 import io.tributary.delta.PositionConflictException;
 import io.tributary.delta.WriteGuard;
 import io.tributary.schema.Decoder;
@@ -11,9 +12,14 @@ import io.tributary.schema.StreamSchema;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.avro.Schema;
 
 /**
@@ -24,9 +30,10 @@ import org.apache.avro.Schema;
  * writing, so a redelivered batch adds nothing; when another writer got there first, the commit fails as a whole and
  * the batch is filtered again against the positions the table reports.
  *
- * <p>Every commit (data, and the metadata commit of a schema change) runs inside the ingester's {@link WriteGuard},
- * the same fence the table's other writers use: a stream deleted meanwhile, by this process or another, is never
- * written to again, and the files written for the batch are removed ({@link StreamDeletedException}).
+ * <p>Every commit (data, a recreated topic's reset, and the metadata commit of a schema change) runs inside the
+ * ingester's {@link WriteGuard}, the same fence the table's other writers use: a stream deleted meanwhile, by this
+ * process or another, is never written to again, and the files written for the batch are removed
+ * ({@link StreamDeletedException}).
  *
  * <p>Not thread-safe: one thread ingests at a time; {@link #positions()} may be read from any thread.
  */
@@ -34,6 +41,10 @@ public final class StreamIngester {
 
     /** Beyond this many lost races in a row something else is wrong; failing lets the runtime back off. */
     private static final int MAX_ATTEMPTS = 50;
+    private static final int MAX_TOPIC_ROUNDS = 10;
+    /** Records read from Kafka at once while refilling a reset partition; each full chunk is one commit. */
+    static final int REFILL_CHUNK = 50_000;
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(StreamIngester.class.getName());
 
     /**
      * Below this many records a batch is one file: small files cost readers more than the write saves. At the default
@@ -55,6 +66,10 @@ public final class StreamIngester {
     /** Null when the caller gave fixed decoders: then the table's schema never changes. */
     private StreamSchema schema;
     private volatile Map<PartitionKey, Long> positions;
+    /** The table's positions with their topic ids and refill marks, as of this writer's last commit or conflict. */
+    private volatile Map<PartitionKey, PartitionPosition> details;
+    private TopicIds topicIds;
+    private RecordReader reader;
     private volatile boolean cancelled;
     /** Set once the guard found the stream gone: no later batch writes a file under its location. */
     private volatile boolean deleted;
@@ -80,7 +95,8 @@ public final class StreamIngester {
         this.rowSchema = rowSchema;
         this.keyDecoder = keyDecoder;
         this.valueDecoder = valueDecoder;
-        this.positions = Map.copyOf(table.positions());
+        this.details = Map.copyOf(table.positionDetails());
+        this.positions = nexts(details);
     }
 
     /**
@@ -122,6 +138,27 @@ public final class StreamIngester {
     }
 
     /**
+     * From now on every batch is checked against the topics as Kafka has them now: a topic whose id differs from the
+     * one the table's positions record (deleted and created again under the same name) has its positions reset to the
+     * new topic's beginning. Without it (tests, tools) ids are neither checked nor recorded.
+     */
+    public StreamIngester topicIds(TopicIds topicIds) {
+        this.topicIds = topicIds;
+        return this;
+    }
+
+    /**
+     * For a runtime that cannot re-read a partition itself (a Lambda event source mapping): after a reset, the new
+     * topic's records up to the batch's are read through {@code reader} and ingested instead of the batch's. Without
+     * one, a reset partition's records are dropped and {@link CommitResult#reread()} names it: the runtime reads it
+     * again from the table's (reset) position.
+     */
+    public StreamIngester recordReader(RecordReader reader) {
+        this.reader = reader;
+        return this;
+    }
+
+    /**
      * Writes the records the table does not have yet and commits them with their offset ranges.
      *
      * @return empty when the table already had every record of the batch
@@ -132,6 +169,248 @@ public final class StreamIngester {
         if (deleted) {
             throw new StreamDeletedException(table.location());
         }
+        for (int round = 1; ; round++) {
+            try {
+                return ingestChecked(batch);
+            } catch (TopicMoved moved) {
+                // Another writer reset a partition of the batch meanwhile: look at the topics again.
+                if (round >= MAX_TOPIC_ROUNDS) {
+                    throw new IllegalStateException("the positions of " + moved.partition + " keep changing topic "
+                            + "under this writer");
+                }
+            }
+        }
+    }
+
+    private Optional<CommitResult> ingestChecked(MicroBatch batch) {
+        if (topicIds == null || batch.isEmpty()) {
+            return write(batch, Map.of(), Set.of());
+        }
+        Set<String> topics = new TreeSet<>();
+        batch.partitions().keySet().forEach(p -> topics.add(p.topic()));
+        Map<String, String> ids = new HashMap<>();
+        Map<String, TopicIds.Topic> current = topicIds.describe(topics);
+        current.forEach((topic, t) -> ids.put(topic, t.id()));
+        Reset reset = resetRecreated(current);
+        if (!reset.recreations.isEmpty() && reader == null) {
+            Set<PartitionKey> reread = new HashSet<>();
+            batch.partitions().keySet().stream().filter(p -> reset.topics().contains(p.topic())).forEach(reread::add);
+            MicroBatch rest = without(batch, reread);
+            Optional<CommitResult> written = write(rest, ids, Set.of());
+            CommitResult resetOnly = new CommitResult(reset.version, Instant.now(), 0, 0, 0, 0, positions, List.of());
+            return Optional.of(withRecreations(written.orElse(resetOnly), reset.recreations, reread));
+        }
+        Refill refill = reader == null ? new Refill(batch, Set.of(), null) : refill(batch, ids);
+        Optional<CommitResult> written = write(refill.batch, ids, refill.stillRefilling);
+        CommitResult result = refill.committed == null ? written.orElse(null)
+                : written.map(w -> combine(refill.committed, w)).orElse(refill.committed);
+        if (result == null && !reset.recreations.isEmpty()) {
+            result = new CommitResult(reset.version, Instant.now(), 0, 0, 0, 0, positions, List.of());
+        }
+        return result == null ? Optional.empty()
+                : Optional.of(withRecreations(result, reset.recreations, Set.of()));
+    }
+
+    /** The outcome of {@link #resetRecreated}: what was reset, in which table version. */
+    private record Reset(List<IngestionStatus.TopicRecreation> recreations, long version) {
+        Set<String> topics() {
+            Set<String> t = new HashSet<>();
+            recreations.forEach(r -> t.add(r.topic()));
+            return t;
+        }
+    }
+
+    /**
+     * Resets, in one commit without data, every partition of a topic that was deleted and created again: one whose
+     * recorded topic id is not the current one, or, for positions recorded before ids were, one whose position lies
+     * beyond the partition's end offset (offsets of one topic never shrink) or beyond the topic's partitions. The
+     * positions go to 0 with the new id, so the new topic is read from its beginning; partitions the new topic lacks
+     * go to 0 too, so one added later is read from its beginning as well.
+     */
+    private Reset resetRecreated(Map<String, TopicIds.Topic> current) {
+        for (int attempt = 1; ; attempt++) {
+            Map<PartitionKey, PartitionPosition> known = details;
+            Map<PartitionKey, OffsetRange> resets = new LinkedHashMap<>();
+            List<IngestionStatus.TopicRecreation> recreations = new ArrayList<>();
+            Instant now = Instant.now();
+            for (Map.Entry<String, TopicIds.Topic> t : current.entrySet()) {
+                Map<PartitionKey, PartitionPosition> ofTopic = new TreeMap<>();
+                known.forEach((k, v) -> {
+                    if (k.topic().equals(t.getKey())) {
+                        ofTopic.put(k, v);
+                    }
+                });
+                if (!recreated(ofTopic, t.getValue())) {
+                    continue;
+                }
+                Optional<String> previous = ofTopic.values().stream().map(PartitionPosition::topicId)
+                        .flatMap(Optional::stream).filter(id -> !id.equals(t.getValue().id())).findFirst();
+                ofTopic.forEach((k, v) -> resets.put(k, OffsetRange.reset(0, new PartitionPosition.Recreation(
+                        v.topicId(), v.next(), t.getValue().id(), now))));
+                recreations.add(new IngestionStatus.TopicRecreation(t.getKey(), previous.orElse(null),
+                        t.getValue().id(), now));
+            }
+            if (resets.isEmpty()) {
+                return new Reset(List.of(), -1);
+            }
+            try {
+                Optional<Long> fenced = guard.run(() -> table.commit(List.of(), resets));
+                if (fenced.isEmpty()) {
+                    throw deleted(null, List.of());
+                }
+                long version = fenced.get();
+                refreshPositions();
+                recreations.forEach(r -> LOG.info(r.message()));
+                return new Reset(List.copyOf(recreations), version);
+            } catch (PositionConflictException conflict) {
+                // Another writer moved these partitions (maybe reset them itself): decide again on what it left.
+                refreshPositions();
+                if (attempt >= MAX_ATTEMPTS) {
+                    throw conflict;
+                }
+            }
+        }
+    }
+
+    private boolean recreated(Map<PartitionKey, PartitionPosition> ofTopic, TopicIds.Topic topic) {
+        Set<PartitionKey> unknown = new HashSet<>();
+        for (Map.Entry<PartitionKey, PartitionPosition> e : ofTopic.entrySet()) {
+            PartitionPosition p = e.getValue();
+            if (p.topicId().isPresent()) {
+                if (!p.topicId().get().equals(topic.id())) {
+                    return true;
+                }
+            } else if (p.next() > 0) {
+                if (e.getKey().partition() >= topic.partitions()) {
+                    // A topic's partitions are never taken away.
+                    return true;
+                }
+                unknown.add(e.getKey());
+            }
+        }
+        if (unknown.isEmpty()) {
+            return false;
+        }
+        Map<PartitionKey, Long> ends = topicIds.endOffsets(unknown);
+        for (PartitionKey k : unknown) {
+            Long end = ends.get(k);
+            if (end != null && end < ofTopic.get(k).next()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private record Refill(MicroBatch batch, Set<PartitionKey> stillRefilling, CommitResult committed) {}
+
+    /**
+     * For each partition of the batch that is still being refilled after a reset, the records up to the batch's last
+     * one are read from Kafka and replace the batch's: the delivery may have skipped the new topic's first records, or
+     * may even hold the old topic's last ones. Full chunks are committed on the way; a partition stays marked until
+     * what was read reaches the batch's end.
+     */
+    private Refill refill(MicroBatch batch, Map<String, String> ids) {
+        Map<PartitionKey, List<SourceRecord>> parts = new LinkedHashMap<>(batch.partitions());
+        Set<PartitionKey> still = new HashSet<>();
+        CommitResult committed = null;
+        boolean changed = false;
+        for (Map.Entry<PartitionKey, List<SourceRecord>> e : batch.partitions().entrySet()) {
+            PartitionPosition at = details.get(e.getKey());
+            List<SourceRecord> list = e.getValue();
+            long until = list.get(list.size() - 1).offset() + 1;
+            if (at == null || !at.refill() || until <= at.next()) {
+                continue;
+            }
+            changed = true;
+            if (!ids.containsKey(e.getKey().topic())) {
+                // The topic is gone again: nothing can be read for it now; the mark stays for a later delivery.
+                parts.remove(e.getKey());
+                continue;
+            }
+            long from = at.next();
+            List<SourceRecord> read = reader.read(e.getKey(), from, until, REFILL_CHUNK);
+            while (read.size() >= REFILL_CHUNK && last(read) + 1 < until) {
+                MicroBatch.Builder chunk = MicroBatch.builder();
+                read.forEach(chunk::add);
+                Optional<CommitResult> c = write(chunk.build(), ids, Set.of(e.getKey()));
+                if (c.isPresent()) {
+                    committed = committed == null ? c.get() : combine(committed, c.get());
+                }
+                read = reader.read(e.getKey(), last(read) + 1, until, REFILL_CHUNK);
+            }
+            if (read.isEmpty() || last(read) + 1 < until) {
+                still.add(e.getKey());
+            }
+            if (read.isEmpty()) {
+                parts.remove(e.getKey());
+            } else {
+                parts.put(e.getKey(), read);
+            }
+        }
+        if (!changed) {
+            return new Refill(batch, Set.of(), null);
+        }
+        MicroBatch.Builder rebuilt = MicroBatch.builder();
+        parts.values().forEach(list -> list.forEach(rebuilt::add));
+        return new Refill(rebuilt.build(), Set.copyOf(still), committed);
+    }
+
+    private static long last(List<SourceRecord> records) {
+        return records.get(records.size() - 1).offset();
+    }
+
+    private static MicroBatch without(MicroBatch batch, Set<PartitionKey> dropped) {
+        MicroBatch.Builder rest = MicroBatch.builder();
+        batch.partitions().forEach((k, list) -> {
+            if (!dropped.contains(k)) {
+                list.forEach(rest::add);
+            }
+        });
+        return rest.build();
+    }
+
+    private static CommitResult combine(CommitResult a, CommitResult b) {
+        List<List<SourceRecord>> committed = new ArrayList<>(a.committed());
+        committed.addAll(b.committed());
+        return new CommitResult(b.tableVersion(), b.committedAt(), a.rows() + b.rows(), a.bytes() + b.bytes(),
+                a.decodeFailures() + b.decodeFailures(), a.commitNanos() + b.commitNanos(), b.positions(), committed,
+                b.recreations(), b.reread());
+    }
+
+    private static CommitResult withRecreations(CommitResult r, List<IngestionStatus.TopicRecreation> recreations,
+            Set<PartitionKey> reread) {
+        return new CommitResult(r.tableVersion(), r.committedAt(), r.rows(), r.bytes(), r.decodeFailures(),
+                r.commitNanos(), r.positions(), r.committed(), recreations, Set.copyOf(reread));
+    }
+
+    private void refreshPositions() {
+        Map<PartitionKey, PartitionPosition> now = Map.copyOf(table.positionDetails());
+        details = now;
+        positions = nexts(now);
+    }
+
+    private static Map<PartitionKey, Long> nexts(Map<PartitionKey, PartitionPosition> details) {
+        Map<PartitionKey, Long> out = new HashMap<>();
+        details.forEach((k, v) -> out.put(k, v.next()));
+        return Map.copyOf(out);
+    }
+
+    /** A partition of the batch now belongs to another topic id than the one this attempt was planned with. */
+    private static final class TopicMoved extends RuntimeException {
+        final PartitionKey partition;
+
+        TopicMoved(PartitionKey partition) {
+            super(null, null, false, false);
+            this.partition = partition;
+        }
+    }
+
+    /**
+     * The records of the batch the table does not have yet, committed with their ranges. {@code ids}: the current
+     * topic ids (recorded with every range; partitions of those topics whose positions have no id yet adopt it in the
+     * same commit); {@code refilling}: partitions that stay marked for refill.
+     */
+    private Optional<CommitResult> write(MicroBatch batch, Map<String, String> ids, Set<PartitionKey> refilling) {
         Map<PartitionKey, Long> known = positions;
         Pending pending = Pending.of(batch.partitions(), known);
         List<DataFile> files = null;
@@ -157,22 +436,49 @@ public final class StreamIngester {
                 }
                 failuresByPartition = failures;
             }
-            Map<PartitionKey, OffsetRange> ranges = pending.ranges(known, failuresByPartition);
+            Map<PartitionKey, OffsetRange> ranges = new LinkedHashMap<>(pending.ranges(known, failuresByPartition));
+            if (!ids.isEmpty()) {
+                ranges.replaceAll((p, r) -> r.withTopic(ids.get(p.topic()), refilling.contains(p)));
+                details.forEach((p, at) -> {
+                    String id = ids.get(p.topic());
+                    if (id != null && at.topicId().isEmpty() && !ranges.containsKey(p)) {
+                        ranges.put(p, new OffsetRange(at.next(), at.next(), 0, id, at.refill(), null));
+                    }
+                });
+            }
             hook.beforeCommit();
             if (cancelled) {
                 throw new java.util.concurrent.CancellationException("the pipeline is stopping");
             }
             long started = System.nanoTime();
             List<DataFile> toCommit = files;
-            Optional<Long> version;
+            long version;
             try {
-                version = guard.run(() -> table.commit(toCommit, ranges));
+                Optional<Long> fenced = guard.run(() -> table.commit(toCommit, ranges));
+                if (fenced.isEmpty()) {
+                    throw deleted(files, superseded);
+                }
+                version = fenced.get();
             } catch (PositionConflictException conflict) {
                 if (attempt >= MAX_ATTEMPTS) {
                     throw conflict;
                 }
-                known = merge(known, conflict.committed());
-                positions = known;
+                if (ids.isEmpty()) {
+                    known = merge(known, conflict.committed());
+                    positions = known;
+                } else {
+                    // Positions may have gone down (another writer reset a recreated topic): take the table's as
+                    // they are, and start over when a partition of the batch changed topic.
+                    refreshPositions();
+                    known = positions;
+                    for (PartitionKey p : ranges.keySet()) {
+                        PartitionPosition at = details.get(p);
+                        String id = ids.get(p.topic());
+                        if (at != null && id != null && at.topicId().isPresent() && !at.topicId().get().equals(id)) {
+                            throw new TopicMoved(p);
+                        }
+                    }
+                }
                 Pending rest = Pending.of(pending.partitions, known);
                 if (rest.size != pending.size) {
                     // The written file holds rows the table now has: write what is left anew. The old file is never
@@ -183,15 +489,21 @@ public final class StreamIngester {
                 pending = rest;
                 continue;
             }
-            if (version.isEmpty()) {
-                throw deleted(files, superseded);
-            }
             long commitNanos = System.nanoTime() - started;
             hook.afterCommit();
             Map<PartitionKey, Long> after = new HashMap<>(known);
             ranges.forEach((key, range) -> after.put(key, range.next()));
             positions = Map.copyOf(after);
-            return Optional.of(new CommitResult(version.get(), Instant.now(), pending.size, bytes(pending),
+            Map<PartitionKey, PartitionPosition> detailsAfter = new HashMap<>(details);
+            ranges.forEach((key, range) -> {
+                PartitionPosition prior = detailsAfter.get(key);
+                Optional<String> id = range.topicId() != null ? Optional.of(range.topicId())
+                        : prior == null ? Optional.empty() : prior.topicId();
+                detailsAfter.put(key, new PartitionPosition(range.next(), id, range.refill(),
+                        prior == null ? Optional.empty() : prior.recreated(), 0));
+            });
+            details = Map.copyOf(detailsAfter);
+            return Optional.of(new CommitResult(version, Instant.now(), pending.size, bytes(pending),
                     decodeFailures, commitNanos, positions, pending.partitions.values()));
         }
     }

@@ -300,10 +300,12 @@ public class StreamService {
                 DeltaTable table = tables.open(location);
                 DeltaTable.Status s = table.status();
                 List<IngestionStatus.PartitionStatus> partitions = new ArrayList<>();
-                table.positions().forEach((k, offset) -> partitions.add(
-                        new IngestionStatus.PartitionStatus(k.topic(), k.partition(), offset, -1)));
+                var positions = table.positionDetails();
+                positions.forEach((k, p) -> partitions.add(
+                        new IngestionStatus.PartitionStatus(k.topic(), k.partition(), p.next(), -1)));
                 return new IngestionStatus(IngestionStatus.State.RUNNING, null, s.lastCommitAt().orElse(null),
-                        s.version(), s.numRecords(), s.decodeFailures(), partitions);
+                        s.version(), s.numRecords(), s.decodeFailures(), partitions,
+                        IngestionStatus.TopicRecreation.of(positions));
             } catch (RuntimeException e) {
                 LOG.warnf("reading the status of stream %s from its table failed: %s", row.fullName,
                         e.getClass().getName());

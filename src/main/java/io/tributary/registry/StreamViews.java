@@ -117,6 +117,21 @@ final class StreamViews {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (!status.topicRecreations().isEmpty()) {
+                g.writeArrayFieldStart("topic_recreations");
+                for (IngestionStatus.TopicRecreation r : status.topicRecreations()) {
+                    g.writeStartObject();
+                    g.writeStringField("topic", r.topic());
+                    if (r.previousTopicId() != null) {
+                        g.writeStringField("previous_topic_id", r.previousTopicId());
+                    }
+                    g.writeStringField("topic_id", r.topicId());
+                    g.writeStringField("detected_at", time(r.at()));
+                    g.writeStringField("message", r.message());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             g.writeEndObject();
         }
         g.writeObjectFieldStart("backfill_status");

@@ -282,7 +282,9 @@ final class IdleWatch implements AutoCloseable {
                 PartitionKey key = key(tp);
                 ends.put(key, end);
                 Long from = at.containsKey(key) ? at.get(key) : earliest.get(tp);
-                if (from != null && end > from) {
+                // A partition that ends before the stream's position belongs to a topic deleted and created again:
+                // the pipeline finds out which (topic ids) and reads the new one from its beginning.
+                if (from != null && (end > from || end > 0 && end < from)) {
                     waiting = true;
                 }
             }

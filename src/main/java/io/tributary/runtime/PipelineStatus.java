@@ -26,6 +26,8 @@ final class PipelineStatus {
     private volatile long rowsIngested;
     private volatile long decodeFailures;
     private volatile Map<PartitionKey, Long> positions = Map.of();
+    /** The last recreation of each topic, by name, as the table records it. */
+    private volatile Map<String, IngestionStatus.TopicRecreation> recreations = Map.of();
     private final Map<PartitionKey, Long> endOffsets = new ConcurrentHashMap<>();
 
     void opened(DeltaTable.Status table, Map<PartitionKey, Long> positions) {
@@ -42,7 +44,18 @@ final class PipelineStatus {
         rowsIngested += result.rows();
         decodeFailures += result.decodeFailures();
         positions = result.positions();
+        if (!result.recreations().isEmpty()) {
+            Map<String, IngestionStatus.TopicRecreation> merged = new TreeMap<>(recreations);
+            result.recreations().forEach(r -> merged.put(r.topic(), r));
+            recreations = Map.copyOf(merged);
+        }
         running();
+    }
+
+    void recreations(List<IngestionStatus.TopicRecreation> fromTable) {
+        Map<String, IngestionStatus.TopicRecreation> byTopic = new TreeMap<>();
+        fromTable.forEach(r -> byTopic.put(r.topic(), r));
+        recreations = Map.copyOf(byTopic);
     }
 
     void positions(Map<PartitionKey, Long> positions) {
@@ -88,6 +101,6 @@ final class PipelineStatus {
                     end == null ? 0 : Math.max(0, end - committed)));
         });
         return new IngestionStatus(state, message, lastCommitAt, tableVersion, rowsIngested, decodeFailures,
-                List.copyOf(partitions));
+                List.copyOf(partitions), List.copyOf(new TreeMap<>(recreations).values()));
     }
 }

@@ -2,7 +2,9 @@ package io.tributary.runtime;
 
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.PartitionKey;
+import io.tributary.delta.PartitionPosition;
 import io.tributary.ingest.IngestionStatus;
+import io.tributary.ingest.KafkaTopicIds;
 import io.tributary.ingest.MicroBatch;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.SourceRecord;
@@ -138,8 +140,11 @@ final class StreamPipeline {
      */
     void loadIdlePositions() {
         DeltaTable table = ingesters.table(spec);
-        Map<PartitionKey, Long> positions = table.positions();
+        Map<PartitionKey, PartitionPosition> details = table.positionDetails();
+        Map<PartitionKey, Long> positions = new HashMap<>();
+        details.forEach((k, v) -> positions.put(k, v.next()));
         status.opened(table.status(), positions);
+        status.recreations(IngestionStatus.TopicRecreation.of(details));
         if (idlePositions == null) {
             idlePositions = Map.copyOf(positions);
         }
@@ -248,9 +253,13 @@ final class StreamPipeline {
             return false;
         }
         status.opened(opened.table().status(), ingester.positions());
+        status.recreations(IngestionStatus.TopicRecreation.of(opened.table().positionDetails()));
         ingester.positions().keySet().forEach(metrics::lagGauge);
-        try (KafkaConsumer<byte[], byte[]> c = KafkaConsumers.create(spec, settings)) {
+        try (KafkaConsumer<byte[], byte[]> c = KafkaConsumers.create(spec, settings);
+                KafkaTopicIds topicIds = new KafkaTopicIds(spec.kafkaProperties())) {
             consumer = c;
+            // Each batch is checked against the topics' current ids: a topic deleted and created again is reset.
+            ingester.topicIds(topicIds);
             if (stopping) {
                 return false;
             }
@@ -276,6 +285,8 @@ final class StreamPipeline {
         private long inflightSinceNanos;
         private boolean reportedStall;
         private MicroBatch waiting;
+        /** Set by the writer when its batch reset a recreated topic; read once its future is done. */
+        private volatile boolean reread;
         private long nextProbeNanos;
         private long nextRefreshNanos;
         private long lastRecordNanos = System.nanoTime();
@@ -296,9 +307,10 @@ final class StreamPipeline {
                 while (!stopping) {
                     rethrowWriteFailure();
                     if (waiting != null && !writerBusy()) {
-                        submit(waiting);
+                        MicroBatch next = waiting;
                         waiting = null;
                         consumer.resume(consumer.paused());
+                        submit(next);
                     }
                     long now = System.nanoTime();
                     Duration timeout = waiting != null ? Duration.ofMillis(20)
@@ -373,19 +385,33 @@ final class StreamPipeline {
             return inflight != null && !inflight.isDone();
         }
 
-        private void submit(MicroBatch closed) {
+        private void submit(MicroBatch closed) throws Exception {
+            if (rethrowWriteFailure()) {
+                // The batch was collected from positions the writer has just reset.
+                return;
+            }
             inflightSinceNanos = System.nanoTime();
             reportedStall = false;
             inflight = writer.submit(() -> {
                 ingester.ingest(closed).ifPresent(result -> {
                     status.committed(result);
                     metrics.committed(result);
+                    if (!result.reread().isEmpty()) {
+                        reread = true;
+                    }
                 });
                 return null;
             });
         }
 
-        private void rethrowWriteFailure() throws Exception {
+        /**
+         * Rethrows the finished write's failure. When the write reset a recreated topic's positions, every record
+         * collected meanwhile (from the old topic, or from the new one past its beginning) is dropped and each
+         * partition reads again from the table's position.
+         *
+         * @return whether the partitions were sent back to the table's positions
+         */
+        private boolean rethrowWriteFailure() throws Exception {
             if (inflight != null && inflight.isDone()) {
                 Future<?> done = inflight;
                 inflight = null;
@@ -394,7 +420,18 @@ final class StreamPipeline {
                 } catch (ExecutionException e) {
                     throw e.getCause() instanceof Exception ex ? ex : e;
                 }
+                if (reread) {
+                    reread = false;
+                    batch.build();
+                    if (waiting != null) {
+                        waiting = null;
+                        consumer.resume(consumer.paused());
+                    }
+                    seekToTable(consumer.assignment());
+                    return true;
+                }
             }
+            return false;
         }
 
         private void awaitWriter() {

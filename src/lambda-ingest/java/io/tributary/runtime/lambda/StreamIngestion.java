@@ -3,6 +3,8 @@ package io.tributary.runtime.lambda;
 import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.CommitResult;
+import io.tributary.ingest.KafkaRecordReader;
+import io.tributary.ingest.KafkaTopicIds;
 import io.tributary.ingest.MicroBatch;
 import io.tributary.ingest.OpenedIngester;
 import io.tributary.ingest.PipelineSpec;
@@ -36,7 +38,18 @@ public class StreamIngestion {
 
     private final Map<String, Warm> warm = new ConcurrentHashMap<>();
 
-    private record Warm(OpenedIngester opened, Predicate<SourceRecord> subscribed) {}
+    /**
+     * {@code topicIds} and {@code reader} reach the stream's cluster directly: an MSK event names no topic id, and after
+     * a topic was deleted and created again the mapping may deliver from the old topic's offsets, so the new topic's
+     * first records are read here (see {@link io.tributary.ingest.StreamIngester#recordReader}).
+     */
+    private record Warm(OpenedIngester opened, Predicate<SourceRecord> subscribed, KafkaTopicIds topicIds,
+            KafkaRecordReader reader) {
+        void close() {
+            topicIds.close();
+            reader.close();
+        }
+    }
 
     /** What one invocation did. {@code tableVersion} is empty when the table already had every record. */
     public record Outcome(String streamId, int records, long rowsAdded, Optional<Long> tableVersion) {}
@@ -54,7 +67,9 @@ public class StreamIngestion {
             return new Outcome(streamId, batch.size(), result.map(CommitResult::rows).orElse(0L),
                     result.map(CommitResult::tableVersion));
         } catch (RuntimeException e) {
-            warm.remove(streamId, stream);
+            if (warm.remove(streamId, stream)) {
+                stream.close();
+            }
             throw e;
         }
     }
@@ -70,7 +85,11 @@ public class StreamIngestion {
         } catch (Throwable e) {
             throw new IllegalStateException("cannot read stream " + streamId + " from the registry", e);
         }
-        return new Warm(OpenedIngester.open(tables, spec, writeLocks.forStream(spec.streamId(), spec.tableLocation())),
-                Subscribed.by(spec.subscription()));
+        OpenedIngester opened = OpenedIngester.open(tables, spec,
+                writeLocks.forStream(spec.streamId(), spec.tableLocation()));
+        KafkaTopicIds topicIds = new KafkaTopicIds(spec.kafkaProperties());
+        KafkaRecordReader reader = new KafkaRecordReader(spec.kafkaProperties());
+        opened.ingester().topicIds(topicIds).recordReader(reader);
+        return new Warm(opened, Subscribed.by(spec.subscription()), topicIds, reader);
     }
 }

@@ -57,7 +57,7 @@ class IngestAfterDeleteTest {
     @Test
     void aWarmInvocationAfterTheDeleteWritesNothingUnderTheDeletedLocation() throws Throwable {
         String connection = "deleted-kafka-" + Long.toString(System.nanoTime(), 36);
-        IngestFixtures.connection(connections, connection);
+        IngestFixtures.connection(connections, connection, bootstrap);
         String topic = "deleted-" + Long.toString(System.nanoTime(), 36);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();

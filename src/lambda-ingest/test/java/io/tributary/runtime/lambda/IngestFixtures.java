@@ -35,8 +35,14 @@ final class IngestFixtures {
 
     private IngestFixtures() {}
 
-    static void connection(ConnectionService connections, String name) throws Throwable {
-        RegisteredStreams.connection(connections, name);
+    /**
+     * A connection to the test broker: the function asks the cluster for the topic ids of every batch (events carry
+     * none), so the stream's cluster must answer even when the events' records are made up.
+     */
+    static void connection(ConnectionService connections, String name, String bootstrapServers) throws Throwable {
+        io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(() -> connections.create(RegisteredStreams.ROOT,
+                new io.tributary.registry.ConnectionSpec(name, "KAFKA", new io.tributary.registry.ConnectionSpec.Options(
+                        bootstrapServers, null, null, null, null, null, null, null, null), null)));
     }
 
     /** Registers stream {@code main.<schema>.<table>} with the given subscription_mode JSON; returns its spec. */

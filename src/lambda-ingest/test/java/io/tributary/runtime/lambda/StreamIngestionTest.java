@@ -39,10 +39,12 @@ class StreamIngestionTest {
     ConnectionService connections;
     @Inject
     Tables tables;
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
 
     @BeforeAll
     void connection() throws Throwable {
-        IngestFixtures.connection(connections, "ingest-test-kafka");
+        IngestFixtures.connection(connections, "ingest-test-kafka", bootstrap);
     }
 
     @Test

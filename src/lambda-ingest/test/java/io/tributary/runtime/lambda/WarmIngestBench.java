@@ -47,12 +47,14 @@ class WarmIngestBench {
     ConnectionService connections;
     @Inject
     Tables tables;
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
     @ConfigProperty(name = InvokedFunctionEventServer.URL)
     String invokeUrl;
 
     @Test
     void warmInvocationOfASixMegabyteEvent() throws Throwable {
-        IngestFixtures.connection(connections, "bench-kafka");
+        IngestFixtures.connection(connections, "bench-kafka", bootstrap);
         Map<PartitionKey, Long> start = new HashMap<>();
         for (int p = 0; p < PARTITIONS; p++) {
             start.put(new PartitionKey("bench", p), 0L);

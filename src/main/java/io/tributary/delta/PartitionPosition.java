@@ -1,0 +1,21 @@
+package io.tributary.delta;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * A partition's committed position as the table's domain metadata records it.
+ *
+ * @param next the next offset to ingest
+ * @param topicId the Kafka topic id the position belongs to; empty in tables written before ids were recorded, until
+ *        the first commit of that topic adopts the current id
+ * @param refill whether the position was reset for a recreated topic and the records from it on still have to be read
+ *        from Kafka directly: a Lambda event source mapping may go on delivering from the old topic's offsets
+ * @param recreated the last time this partition's topic was found deleted and created again, if ever
+ */
+public record PartitionPosition(long next, Optional<String> topicId, boolean refill, Optional<Recreation> recreated,
+        long decodeFailures) {
+
+    /** The topic was {@code previousTopicId} (empty: no id recorded) and is {@code topicId} since {@code at}. */
+    public record Recreation(Optional<String> previousTopicId, long previousNext, String topicId, Instant at) {}
+}
