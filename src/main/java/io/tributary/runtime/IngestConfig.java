@@ -36,4 +36,13 @@ public interface IngestConfig {
     @WithDefault("60s")
     @WithConverter(DurationConverter.class)
     Duration idleTimeout();
+
+    /**
+     * Several servers share a stream through its consumer group; this is how long the group waits for a server that
+     * stopped heartbeating (killed, cut off) before its partitions go to the others. Kafka's own default, 45 s, would
+     * leave them unread that long. The broker accepts 6 s to 30 min unless configured otherwise.
+     */
+    @WithDefault("10s")
+    @WithConverter(DurationConverter.class)
+    Duration sessionTimeout();
 }

@@ -3,15 +3,18 @@ package io.tributary.runtime;
 import java.time.Duration;
 
 /**
- * The batching, discovery and idling settings one pipeline runs with (from {@link IngestConfig}).
+ * The batching, discovery, idling and group settings one pipeline runs with (from {@link IngestConfig}).
  * {@code idleTimeout}: how long a pipeline reads nothing before it closes its consumer and leaves the stream to
- * {@link IdleWatch}.
+ * {@link IdleWatch}. {@code sessionTimeout}: how long the stream's consumer group waits for a silent server before
+ * the others take over its partitions.
  */
 record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
-        Duration idleTimeout) {
+        Duration idleTimeout, Duration sessionTimeout) {
 
     /** A pipeline that never idles: it keeps its consumer for as long as it runs. */
     static final Duration NEVER = Duration.ofDays(365 * 100);
+    /** {@code tributary.ingest.session-timeout}'s default. */
+    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
 
     PipelineSettings {
         require(!triggerInterval.isNegative() && !triggerInterval.isZero(), "trigger-interval", triggerInterval);
@@ -19,6 +22,12 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
         require(maxBatchBytes > 0, "max-batch-bytes", maxBatchBytes);
         require(topicRefresh.toMillis() > 0, "topic-refresh", topicRefresh);
         require(idleTimeout.toMillis() > 0, "idle-timeout", idleTimeout);
+        require(sessionTimeout.toMillis() > 0, "session-timeout", sessionTimeout);
+    }
+
+    PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
+            Duration idleTimeout) {
+        this(triggerInterval, maxBatchRecords, maxBatchBytes, topicRefresh, idleTimeout, SESSION_TIMEOUT);
     }
 
     PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh) {
@@ -33,7 +42,16 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
 
     static PipelineSettings of(IngestConfig config) {
         return new PipelineSettings(config.triggerInterval(), config.maxBatchRecords(), config.maxBatchBytes(),
-                config.topicRefresh(), config.idleTimeout());
+                config.topicRefresh(), config.idleTimeout(), config.sessionTimeout());
+    }
+
+    /**
+     * How often the stream's consumer heartbeats. In Kafka's classic group protocol a member learns that a rebalance
+     * started from a heartbeat's answer, so this bounds how long a joining server waits for the others to let go of
+     * its partitions; a tenth of the session timeout keeps that about a second.
+     */
+    Duration heartbeatInterval() {
+        return sessionTimeout.dividedBy(10);
     }
 
     /** How often idle streams' end offsets are checked: no slower than the trigger, so freshness barely suffers. */
