@@ -9,6 +9,7 @@ public enum ErrorCode {
     RESOURCE_DOES_NOT_EXIST(404),
     RESOURCE_ALREADY_EXISTS(409),
     RESOURCE_CONFLICT(409),
+    REQUEST_TOO_LARGE(413),
     INTERNAL_ERROR(500);
 
     private final int status;
