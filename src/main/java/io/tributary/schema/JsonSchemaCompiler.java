@@ -52,7 +52,7 @@ final class JsonSchemaCompiler {
         } catch (JacksonException e) {
             String at = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new InvalidSchemaException(field, "is not valid JSON (" + e.getOriginalMessage() + at
+            throw new InvalidSchemaException(field, "is not valid JSON (" + LibraryMessages.clean(e.getOriginalMessage()) + at
                     + "); give the JSON Schema as a JSON object");
         }
         // Counted before the meta-validation, which is the expensive step on a very large schema.
