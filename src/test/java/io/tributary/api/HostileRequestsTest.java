@@ -56,7 +56,8 @@ import org.junit.jupiter.api.Test;
 class HostileRequestsTest {
     static final int REQUESTS = Integer.getInteger("fuzz.requests", 10_000);
     static final long SEED = Long.getLong("fuzz.seed", 12L);
-    static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
+    // A bound for a hang, not a latency goal: a 60,000-field .proto takes the parser several seconds on a loaded 2-core box.
+    static final Duration ANSWER_WITHIN = Duration.ofSeconds(30);
     static final ObjectMapper MAPPER = new ObjectMapper();
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     static final Pattern CLASS_NAME = Pattern.compile("(com\\.fasterxml|tools\\.jackson|org\\.apache|java\\.lang"
