@@ -39,6 +39,22 @@ public final class Names {
         return lower(text);
     }
 
+    /**
+     * A principal as grants and ACLs name it: a token's user, a JWT {@code sub} or an IAM ARN, so any printable text
+     * of 1-255 characters (the registry's column width), trimmed.
+     */
+    public static String principal(String field, String text) {
+        if (text == null || text.isBlank()) {
+            throw RegistryException.missing(field);
+        }
+        String trimmed = text.trim();
+        if (trimmed.length() > 255 || trimmed.chars().anyMatch(Character::isISOControl)) {
+            throw RegistryException.invalid(field, "'" + shorten(trimmed).replaceAll("\\p{Cntrl}", "?") + "' is not a "
+                    + "principal: use 1-255 printable characters, e.g. a user name or an IAM ARN");
+        }
+        return trimmed;
+    }
+
     private static void checkPart(String field, String whole, String part) {
         if (!PART.matcher(part).matches()) {
             throw RegistryException.invalid(field, "'" + shorten(whole) + "' is not a valid name: each part must be "

@@ -62,10 +62,7 @@ public class PermissionService {
             if (c == null) {
                 throw RegistryException.invalid(field, "must be an object {\"principal\", \"add\", \"remove\"}");
             }
-            if (c.principal() == null || c.principal().isBlank()) {
-                throw RegistryException.missing(field + ".principal");
-            }
-            planned.add(new Planned(c.principal().trim(), privileges(field + ".add", c.add(), allowed, type),
+            planned.add(new Planned(Names.principal(field + ".principal", c.principal()), privileges(field + ".add", c.add(), allowed, type),
                     privileges(field + ".remove", c.remove(), allowed, type)));
         }
         return securable(securableType, name).flatMap(s -> Panache.withTransaction(() -> grants

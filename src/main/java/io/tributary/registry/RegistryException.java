@@ -2,13 +2,13 @@ package io.tributary.registry;
 
 /**
  * A request the registry refuses. The message names the request field and says how to fix it; it never contains a
- * secret value. No stack trace is captured: these are answers, not failures.
+ * secret value, nor a library's class names (see {@link io.tributary.schema.LibraryMessages}). No stack trace is captured: these are answers, not failures.
  */
 public final class RegistryException extends RuntimeException {
     private final ErrorCode code;
 
     public RegistryException(ErrorCode code, String message) {
-        super(message, null, false, false);
+        super(io.tributary.schema.LibraryMessages.clean(message), null, false, false);
         this.code = code;
     }
 

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -24,6 +27,11 @@ public final class RegistryJson {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            // A number or boolean where a string belongs is a wrong type, not a name: "scope": true is refused.
+            .withCoercionConfig(LogicalType.Textual, c -> c
+                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .build();
 
     private RegistryJson() {}
@@ -58,9 +66,14 @@ public final class RegistryJson {
             String path = path(e);
             throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE,
                     (path.isEmpty() ? "the request body" : path) + ": cannot be read as the expected value");
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            throw new RegistryException(ErrorCode.MALFORMED_REQUEST, "the request body is nested too deeply or holds "
+                    + "too long a value (" + e.getOriginalMessage() + "): send a JSON object as SPEC section 2 shows");
         } catch (JsonProcessingException e) {
-            throw new RegistryException(ErrorCode.MALFORMED_REQUEST, "the request body is not valid JSON (line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + "): send a JSON object");
+            String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr() + ")";
+            throw new RegistryException(ErrorCode.MALFORMED_REQUEST, "the request body is not valid JSON" + at
+                    + ": send a JSON object");
         }
     }
 

@@ -82,20 +82,18 @@ public class SecretService {
 
     public Uni<Void> putAcl(Principal caller, Requests.PutAcl request) {
         String scope = Names.onePart("scope", request.scope());
-        if (request.principal() == null || request.principal().isBlank()) {
-            throw RegistryException.missing("principal");
-        }
+        String principal = Names.principal("principal", request.principal());
         String permission = request.permission() == null ? null : request.permission().toUpperCase(Locale.ROOT);
         if (permission == null || !PERMISSIONS.contains(permission)) {
             throw RegistryException.invalid("permission", "must be one of READ, WRITE, MANAGE");
         }
         return Panache.withTransaction(() -> scopeFor(caller, scope, Privilege.MANAGE)
                 .flatMap(s -> ScopeAclRow.<ScopeAclRow>find("scope = ?1 and principal = ?2", scope,
-                        request.principal()).<ScopeAclRow>firstResult())
+                        principal).<ScopeAclRow>firstResult())
                 .flatMap(existing -> {
                     ScopeAclRow row = existing != null ? existing : new ScopeAclRow();
                     row.scope = scope;
-                    row.principal = request.principal();
+                    row.principal = principal;
                     row.permission = permission;
                     return row.persist().replaceWithVoid();
                 }));

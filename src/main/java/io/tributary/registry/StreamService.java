@@ -43,6 +43,8 @@ public class StreamService {
     @Inject
     Tables tables;
     @Inject
+    AllowedLocations allowedLocations;
+    @Inject
     TableService tableService;
     @Inject
     GrantStore grants;
@@ -205,6 +207,11 @@ public class StreamService {
         StreamSchema streamSchema = StreamSchema.of(key, value);
         Schema rowSchema = streamSchema.rowSchema();
         IngestionTableSchema.checkColumnPaths(streamSchema, checked.deduplicationColumns());
+        // Names cannot climb out of the warehouse, but a link inside it can point anywhere.
+        allowedLocations.check(StreamChecks.DESTINATION, p.destinationLocation());
+        if (p.backfillLocation() != null) {
+            allowedLocations.check(StreamChecks.BACKFILL, p.backfillLocation());
+        }
         if (tables.exists(p.destinationLocation())) {
             throw RegistryException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
                     + p.destinationLocation() + "; choose another table name");

@@ -24,6 +24,8 @@ public class TableService {
     Tables tables;
     @Inject
     GrantStore grants;
+    @Inject
+    AllowedLocations allowedLocations;
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -69,7 +71,7 @@ public class TableService {
     public Uni<TableView> register(Principal caller, Requests.RegisterTable request) {
         List<String> parts = Names.threePart("name", request.name());
         String fullName = String.join(".", parts);
-        String location = checkLocation(request.storageLocation());
+        String location = allowedLocations.check("storage_location", request.storageLocation());
         return Panache.withSession(() -> TableRow.<TableRow>findById(fullName)).flatMap(existing -> {
             if (existing != null) {
                 throw RegistryException.exists("name: table '" + fullName + "' is already registered at "
@@ -116,22 +118,6 @@ public class TableService {
         return TableRow.<TableRow>findById(fullName).map(row -> row != null
                 ? new Resolved(fullName, row.storageLocation, row)
                 : new Resolved(fullName, tables.defaultLocation(parts.get(0), parts.get(1), parts.get(2)), null));
-    }
-
-    private static String checkLocation(String location) {
-        if (location == null || location.isBlank()) {
-            throw RegistryException.missing("storage_location");
-        }
-        String trimmed = location.trim();
-        if (trimmed.contains("..")) {
-            throw RegistryException.invalid("storage_location", "must not contain '..'; give the table's full path");
-        }
-        if (!(trimmed.startsWith("s3://") || trimmed.startsWith("s3a://") || trimmed.startsWith("file:")
-                || trimmed.startsWith("/"))) {
-            throw RegistryException.invalid("storage_location", "'" + Names.shorten(trimmed) + "' is not an absolute "
-                    + "path or an s3:// URI; use s3://bucket/prefix or /absolute/path");
-        }
-        return trimmed.endsWith("/") && trimmed.length() > 1 ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
     }
 
     private static boolean sameLocation(String a, String b) {

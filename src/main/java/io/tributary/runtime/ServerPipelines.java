@@ -40,11 +40,17 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     @Inject
     ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle,
             StreamWriteLocks writeLocks) {
-        this.settings = PipelineSettings.of(config);
         // Every commit under the stream's write lock: a delete on another server stops this pipeline only through
         // the lifecycle channel, later; the lock makes its next commit find the stream gone instead.
-        this.ingesters = new TableIngesters(tables,
-                spec -> writeLocks.forStream(spec.streamId(), spec.tableLocation()));
+        this(config, new TableIngesters(tables, spec -> writeLocks.forStream(spec.streamId(), spec.tableLocation())),
+                registry, lifecycle);
+    }
+
+    /** For processes without a registry (bench/multi-server's servers): {@code ingesters} brings its own fence. */
+    ServerPipelines(IngestConfig config, IngesterFactory ingesters, MeterRegistry registry,
+            LifecycleEmitter lifecycle) {
+        this.settings = PipelineSettings.of(config);
+        this.ingesters = ingesters;
         this.registry = registry;
         this.lifecycle = lifecycle;
         this.idleWatch = new IdleWatch(settings);

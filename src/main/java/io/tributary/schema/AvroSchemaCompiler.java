@@ -27,10 +27,17 @@ final class AvroSchemaCompiler {
         try {
             return new Schema.Parser().parse(text);
         } catch (SchemaParseException e) {
-            throw new InvalidSchemaException(field, "is not a valid Avro schema: " + e.getMessage()
-                    + "; fix the schema text (see the Avro specification)");
+            if (e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException json) {
+                String at = json.getLocation() == null ? "" : " at line " + json.getLocation().getLineNr()
+                        + ", column " + json.getLocation().getColumnNr();
+                throw new InvalidSchemaException(field, "is not valid JSON (" + LibraryMessages.clean(
+                        json.getOriginalMessage()) + at + "); an Avro schema is a JSON document");
+            }
+            throw new InvalidSchemaException(field, "is not a valid Avro schema: " + LibraryMessages.clean(
+                    e.getMessage()) + "; fix the schema text (see the Avro specification)");
         } catch (RuntimeException e) {
-            throw new InvalidSchemaException(field, "is not a valid Avro schema: " + e.getMessage());
+            throw new InvalidSchemaException(field, "is not a valid Avro schema: "
+                    + LibraryMessages.clean(e.getMessage()));
         }
     }
 }

@@ -124,6 +124,7 @@ final class AvroTypeMapper {
             throw new InvalidSchemaException(field, "record " + s.getFullName() + " at " + where(path) + " has no"
                     + " fields; Delta cannot store an empty struct, so give it at least one field");
         }
+        names.columns().add(field, s.getFields().size());
         FieldNames columns = new FieldNames(field, path);
         List<Schema.Field> fields = new ArrayList<>();
         AvroValueReader[] readers = new AvroValueReader[s.getFields().size()];
@@ -159,6 +160,7 @@ final class AvroTypeMapper {
             }
             return new Mapped(ColumnTypes.nullable(only.type), AvroValueReader.nullable(nullIndex, only.reader));
         }
+        names.columns().add(field, members.size());
         FieldNames columns = new FieldNames(field, path);
         List<Schema.Field> fields = new ArrayList<>();
         int[] memberFields = new int[branches.size()];

@@ -52,8 +52,12 @@ final class JsonSchemaCompiler {
         } catch (JacksonException e) {
             String at = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-            throw new InvalidSchemaException(field, "is not valid JSON (" + e.getOriginalMessage() + at
+            throw new InvalidSchemaException(field, "is not valid JSON (" + LibraryMessages.clean(e.getOriginalMessage()) + at
                     + "); give the JSON Schema as a JSON object");
+        }
+        // Counted before the meta-validation, which is the expensive step on a very large schema.
+        if (declaredProperties(document) > ColumnLimit.max()) {
+            throw ColumnLimit.tooMany(field, ColumnLimit.max());
         }
         Optional<String> problem = JsonSchemaMetaValidator.problem(document);
         if (problem.isPresent()) {
@@ -63,6 +67,28 @@ final class JsonSchemaCompiler {
         compiler.refsInProgress.push("#");
         Mapped root = compiler.map(document, "", "#");
         return new Compiled(root.type, root.reader);
+    }
+
+    /** Every property declared anywhere in the document, referenced or not: a bound on the columns without $refs. */
+    private static long declaredProperties(JsonNode document) {
+        long count = 0;
+        Deque<JsonNode> pending = new ArrayDeque<>();
+        pending.push(document);
+        while (!pending.isEmpty()) {
+            JsonNode node = pending.pop();
+            if (node.isObject()) {
+                JsonNode properties = node.get("properties");
+                if (properties != null && properties.isObject()) {
+                    count += properties.size();
+                }
+            }
+            if (node.isContainer()) {
+                for (JsonNode child : node.values()) {
+                    pending.push(child);
+                }
+            }
+        }
+        return count;
     }
 
     private Mapped map(JsonNode node, String path, String pointer) {
@@ -171,6 +197,7 @@ final class JsonSchemaCompiler {
         if (properties == null || !properties.isObject() || properties.isEmpty()) {
             return raw(nullable, path);
         }
+        names.columns().add(field, properties.size());
         FieldNames columns = new FieldNames(field, path);
         List<String> jsonNames = new ArrayList<>();
         List<JsonValueReader> readers = new ArrayList<>();

@@ -76,7 +76,12 @@ final class ProtoFileParser {
         try {
             file = ProtoParser.Companion.parse(Location.get(FILE_NAME), text);
         } catch (RuntimeException e) {
-            throw new InvalidSchemaException(field, "is not a valid .proto file: " + e.getMessage());
+            throw new InvalidSchemaException(field, "is not a valid .proto file: "
+                    + LibraryMessages.clean(e.getMessage()));
+        }
+        // Counted before the descriptors are built, the expensive step on a file with very many fields.
+        if (declaredFields(file.getTypes()) > ColumnLimit.max()) {
+            throw ColumnLimit.tooMany(field, ColumnLimit.max());
         }
         List<FileDescriptor> dependencies = new ArrayList<>();
         FileDescriptorProto.Builder proto = FileDescriptorProto.newBuilder().setName(FILE_NAME);
@@ -110,6 +115,20 @@ final class ProtoFileParser {
                     + "; declare every type a field uses in this text (only google.protobuf.Timestamp and the"
                     + " wrapper types can be imported)");
         }
+    }
+
+    private static long declaredFields(List<TypeElement> types) {
+        long count = 0;
+        for (TypeElement type : types) {
+            if (type instanceof MessageElement m) {
+                count += m.getFields().size();
+                for (OneOfElement oneOf : m.getOneOfs()) {
+                    count += oneOf.getFields().size();
+                }
+            }
+            count += declaredFields(type.getNestedTypes());
+        }
+        return count;
     }
 
     /**

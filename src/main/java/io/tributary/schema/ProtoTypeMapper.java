@@ -84,6 +84,7 @@ final class ProtoTypeMapper {
             throw new InvalidSchemaException(field, "message " + name + " at `" + where(path) + "` has no fields;"
                     + " Delta cannot store an empty struct, so give it at least one field or drop the field");
         }
+        names.columns().add(field, d.getFields().size());
         FieldNames columns = new FieldNames(field, path);
         List<Schema.Field> fields = new ArrayList<>();
         List<FieldDescriptor> protoFields = d.getFields();

@@ -12,6 +12,7 @@ import java.util.Set;
 final class RecordNames {
     private final String prefix;
     private final Set<String> taken = new HashSet<>();
+    private final ColumnLimit.Budget columns = new ColumnLimit.Budget();
 
     RecordNames(String prefix) {
         this.prefix = prefix;
@@ -19,6 +20,11 @@ final class RecordNames {
 
     String prefix() {
         return prefix;
+    }
+
+    /** The column count of the side being compiled; every compiler adds the fields of each struct it maps. */
+    ColumnLimit.Budget columns() {
+        return columns;
     }
 
     /** @param path the column path below the side, e.g. {@code customer.address}; empty for the side itself */

@@ -34,8 +34,9 @@ public final class ServerProcess {
     public static void main(String[] args) throws Exception {
         Tables tables = Tables.forWarehouse(args[1], Optional.empty());
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        // The lifecycle channel only matters for API calls; this server is handed its stream directly.
-        ServerPipelines pipelines = new ServerPipelines(DEFAULTS, tables, registry, null);
+        // The lifecycle channel and the registry's write fence only matter for API calls and deletes; this server is
+        // handed its stream directly and nothing deletes it.
+        ServerPipelines pipelines = new ServerPipelines(DEFAULTS, new TableIngesters(tables), registry, null);
         PipelineSpec spec = new PipelineSpec(STREAM_ID, "main.test.multi", args[2],
                 new Subscription.Topics(List.of(args[3])), Map.of("bootstrap.servers", args[0]),
                 new SchemaSource.Plain(), new SchemaSource.JsonSchema(PipelineProcess.JSON_SCHEMA), Instant.now());
