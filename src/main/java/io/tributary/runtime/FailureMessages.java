@@ -31,6 +31,10 @@ final class FailureMessages {
                     + " is retried until it answers";
         } else if (isA(failure, InvalidSchemaException.class)) {
             prefix = "the stream's schema cannot be compiled";
+        } else if (isA(failure, java.sql.SQLException.class)) {
+            // The only JDBC on a pipeline's path is the write fence (StreamWriteLocks): say what waits and why.
+            prefix = "the registry database cannot be reached for the stream's write lock, so commits wait until it "
+                    + "answers (nothing is lost)";
         } else if (failure.getClass().getName().startsWith("org.apache.kafka")) {
             prefix = "Kafka error";
         } else {

@@ -32,6 +32,14 @@ class FailureMessagesTest {
     }
 
     @Test
+    void aLockThatCannotBeTakenNamesTheRegistryDatabase() {
+        String fence = FailureMessages.describe(new IllegalStateException("cannot lock the table at /w/t against its "
+                + "deletion", new java.sql.SQLException("Read timed out", "08006")), props);
+        assertThat(fence).startsWith("the registry database cannot be reached for the stream's write lock")
+                .endsWith(": Read timed out");
+    }
+
+    @Test
     void anUnreachableRegistryIsSaidSoWhetherAtCompileOrWhileDecoding() {
         String decoding = FailureMessages.describe(new io.tributary.schema.SchemaRegistryUnavailableException(
                 "cannot reach the schema registry at http://r:8081 for schema id 7"), props);

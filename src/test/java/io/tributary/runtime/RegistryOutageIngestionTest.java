@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.tributary.delta.Tables;
+import io.tributary.ingest.IngestionStatus;
 import io.tributary.testing.KafkaTestSupport;
 import io.tributary.testing.RegistryBehindProxy;
 import io.tributary.testing.TcpProxy;
@@ -25,9 +26,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A running stream while the registry database is away for 30 s (refused for half of it, partitioned for the other
- * half): records produced meanwhile land exactly once, by the time the database is back at the latest, with no
- * restart and nothing done by hand; the stream is RUNNING again afterwards.
+ * A running stream while the registry database is away for 30 s (partitioned for half of it, refused for the other
+ * half). Its commits need the database (the write fence), so it pauses: FAILED, saying the registry database cannot
+ * be reached, never hung on a dead connection. Records produced meanwhile land exactly once when the database is
+ * back, with no restart and nothing done by hand, and the stream is RUNNING again.
  */
 @Tag("quarkus")
 @QuarkusTest
@@ -35,6 +37,8 @@ import org.junit.jupiter.api.Test;
 class RegistryOutageIngestionTest {
     @Inject
     Tables tables;
+    @Inject
+    ServerPipelines pipelines;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
@@ -53,18 +57,23 @@ class RegistryOutageIngestionTest {
         String name = "main." + schema + ".events";
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
             topics.createTopic(topic, 2);
-            as(ALICE).body(valid(name, connection, topic).toString()).post("/api/2.0/feature-engineering/streams")
-                    .then().statusCode(200);
+            String id = as(ALICE).body(valid(name, connection, topic).toString())
+                    .post("/api/2.0/feature-engineering/streams").then().statusCode(200).extract().path("stream_id");
             String location = tables.defaultLocation("main", schema, "events_ingestion");
             send(topics, topic, 0, 20);
             await().atMost(Duration.ofSeconds(60)).until(() -> KafkaTestSupport.rows(tables, location).size() == 20);
 
-            RegistryBehindProxy.proxy().mode(TcpProxy.Mode.REFUSE);
-            send(topics, topic, 20, 40);
-            Thread.sleep(15_000);
+            // Commits run under the write fence in the registry database: without it they wait, and the stream says
+            // why instead of hanging on the partitioned connection (pgjdbc's socket timeout, 4 s in this profile).
             RegistryBehindProxy.proxy().mode(TcpProxy.Mode.BLACKHOLE);
+            long partitionedAt = System.nanoTime();
+            send(topics, topic, 20, 40);
+            awaitWaitingForTheDatabase(id);
+            Thread.sleep(Math.max(0, 15_000 - (System.nanoTime() - partitionedAt) / 1_000_000));
+            RegistryBehindProxy.proxy().mode(TcpProxy.Mode.REFUSE);
             send(topics, topic, 40, 60);
             Thread.sleep(15_000);
+            assertThat(pipelines.status(id).orElseThrow().state()).isEqualTo(IngestionStatus.State.FAILED);
             RegistryBehindProxy.proxy().mode(TcpProxy.Mode.FORWARD);
             send(topics, topic, 60, 80);
 
@@ -83,6 +92,14 @@ class RegistryOutageIngestionTest {
                     .containsExactlyElementsOf(want);
             as(ALICE).delete("/api/2.0/feature-engineering/streams/" + name).then().statusCode(200);
         }
+    }
+
+    private void awaitWaitingForTheDatabase(String id) {
+        await().atMost(Duration.ofSeconds(14)).untilAsserted(() -> {
+            IngestionStatus s = pipelines.status(id).orElseThrow();
+            assertThat(s.state()).isEqualTo(IngestionStatus.State.FAILED);
+            assertThat(s.stateMessage()).startsWith("the registry database cannot be reached for the stream's write lock");
+        });
     }
 
     private static void send(KafkaTestSupport topics, String topic, int from, int to) {

@@ -39,9 +39,11 @@ public class RegistryBehindProxy implements QuarkusTestProfile {
             }
             proxy.mode(TcpProxy.Mode.FORWARD);
             String db = "127.0.0.1:" + proxy.port() + url.getPath();
+            // A socket timeout shorter than the tests' outages, so the partition's effect on JDBC users is seen.
             return Map.of(
                     "quarkus.datasource.reactive.url", "postgresql://" + db,
-                    "quarkus.datasource.jdbc.url", "jdbc:postgresql://" + db);
+                    "quarkus.datasource.jdbc.url", "jdbc:postgresql://" + db,
+                    "quarkus.datasource.jdbc.additional-jdbc-properties.socketTimeout", "4");
         }
 
         @Override
