@@ -91,11 +91,7 @@ public final class KafkaTopicIds implements TopicIds, AutoCloseable {
 
     private Admin admin() {
         if (admin == null) {
-            Map<String, Object> config = new HashMap<>(kafkaProperties);
-            config.put("client.id", "tributary-topic-ids");
-            config.putIfAbsent("default.api.timeout.ms", String.valueOf(TIMEOUT.toMillis()));
-            config.putIfAbsent("request.timeout.ms", "10000");
-            admin = Admin.create(config);
+            admin = Admin.create(AdminConfigs.of(kafkaProperties, "tributary-topic-ids", TIMEOUT));
         }
         return admin;
     }

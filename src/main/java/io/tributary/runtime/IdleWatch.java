@@ -1,6 +1,7 @@
 package io.tributary.runtime;
 
 import io.tributary.delta.PartitionKey;
+import io.tributary.ingest.AdminConfigs;
 import io.tributary.ingest.Subscription;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -429,13 +429,8 @@ final class IdleWatch implements AutoCloseable {
 
         private Admin admin() {
             if (admin == null) {
-                Map<String, Object> props = new HashMap<>(properties);
-                props.put(AdminClientConfig.CLIENT_ID_CONFIG, "tributary-idle-watch");
-                // The connection may shorten these (the tests do); it rarely lengthens them usefully.
-                props.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
-                        String.valueOf(API_TIMEOUT.toMillis()));
-                props.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-                admin = Admin.create(props);
+                // The connection may shorten the timeouts (the tests do); it rarely lengthens them usefully.
+                admin = Admin.create(AdminConfigs.of(properties, "tributary-idle-watch", API_TIMEOUT));
             }
             return admin;
         }

@@ -30,8 +30,9 @@ final class AvroSchemaCompiler {
             if (e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException json) {
                 String at = json.getLocation() == null ? "" : " at line " + json.getLocation().getLineNr()
                         + ", column " + json.getLocation().getColumnNr();
-                throw new InvalidSchemaException(field, "is not valid JSON (" + LibraryMessages.clean(
-                        json.getOriginalMessage()) + at + "); an Avro schema is a JSON document");
+                throw new InvalidSchemaException(field, "is not a valid Avro schema: it is not valid JSON ("
+                        + LibraryMessages.clean(json.getOriginalMessage()) + at + "); an Avro schema is a JSON "
+                        + "document");
             }
             throw new InvalidSchemaException(field, "is not a valid Avro schema: " + LibraryMessages.clean(
                     e.getMessage()) + "; fix the schema text (see the Avro specification)");
