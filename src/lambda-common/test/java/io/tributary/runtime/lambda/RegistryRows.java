@@ -35,8 +35,15 @@ final class RegistryRows {
     record Registered(String id, String name, String location, PipelineSpec spec) {}
 
     static Connection jdbc() throws SQLException {
-        return DriverManager.getConnection(System.getProperty("quarkus.datasource.jdbc.url"),
+        return DriverManager.getConnection(jdbcUrl(System.getProperty("quarkus.datasource.jdbc.url"),
+                System.getProperty("quarkus.datasource.reactive.url")),
                 System.getProperty("quarkus.datasource.username"), System.getProperty("quarkus.datasource.password"));
+    }
+
+    /** The test services give only the reactive URL, as a deployment does; the functions derive JDBC's the same way. */
+    static String jdbcUrl(String jdbc, String reactive) {
+        return jdbc != null ? jdbc : io.tributary.runtime.config.JdbcUrls.fromReactive(reactive, null).orElseThrow(
+                () -> new IllegalStateException("no registry database URL among the test services' settings"));
     }
 
     /** The warehouse the function under test was given (local or {@code s3://} with {@code tributary.s3-endpoint}). */

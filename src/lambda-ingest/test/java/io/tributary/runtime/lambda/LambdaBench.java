@@ -179,7 +179,8 @@ public final class LambdaBench {
     /** Creates the registry schema the way every function does at start-up (Flyway, the same migrations). */
     private void migrate() {
         org.flywaydb.core.Flyway.configure()
-                .dataSource(config.get("quarkus.datasource.jdbc.url"), config.get("quarkus.datasource.username"),
+                .dataSource(RegistryRows.jdbcUrl(config.get("quarkus.datasource.jdbc.url"),
+                        config.get("quarkus.datasource.reactive.url")), config.get("quarkus.datasource.username"),
                         config.get("quarkus.datasource.password"))
                 .locations("classpath:db/migration").load().migrate();
     }
