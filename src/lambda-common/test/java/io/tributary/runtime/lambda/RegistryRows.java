@@ -52,6 +52,20 @@ final class RegistryRows {
                 Optional.ofNullable(System.getProperty("tributary.s3-endpoint")));
     }
 
+    /**
+     * The test services' broker with {@code topic} created on it: the ingest function asks the stream's brokers for
+     * the batch's topic ids (a recreated topic is detected by its id), so its stream must name a broker that has it.
+     */
+    static String brokerWith(String topic, int partitions) throws Exception {
+        String bootstrap = System.getProperty("kafka.bootstrap.servers");
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                java.util.Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(topic, partitions,
+                    (short) 1))).all().get();
+        }
+        return bootstrap;
+    }
+
     /** A Kafka connection without credentials (functions that do not reach Kafka never use its brokers). */
     static void connection(String name, String bootstrapServers) throws SQLException {
         try (Connection c = jdbc(); PreparedStatement s = c.prepareStatement("INSERT INTO connections "

@@ -32,7 +32,7 @@ class IngestFunctionIT {
     @Test
     void anMskBatchLandsInDeltaAndTheSameBatchAgainLandsOnce() throws Exception {
         Tables tables = RegistryRows.tables();
-        RegistryRows.connection("it-kafka", "127.0.0.1:9");
+        RegistryRows.connection("it-kafka", RegistryRows.brokerWith("tx", 2));
         RegistryRows.Registered stream = RegistryRows.stream(tables, "it-kafka", "it_ingest", "tx", "tx", PAYLOAD_SCHEMA,
                 null, "NOT_CONFIGURED", Map.of(new PartitionKey("tx", 0), 0L, new PartitionKey("tx", 1), 0L));
         long now = System.currentTimeMillis();

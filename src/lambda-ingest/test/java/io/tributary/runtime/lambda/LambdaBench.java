@@ -171,7 +171,7 @@ public final class LambdaBench {
             start.put(new PartitionKey("bench", p), 0L);
         }
         migrate();
-        RegistryRows.connection("bench-kafka", "127.0.0.1:9");
+        RegistryRows.connection("bench-kafka", RegistryRows.brokerWith("bench", PARTITIONS));
         return RegistryRows.stream(tables, "bench-kafka", "bench", "b", "bench", IngestFunctionIT.PAYLOAD_SCHEMA,
                 null, "NOT_CONFIGURED", start);
     }
