@@ -1,7 +1,6 @@
 package io.tributary.registry;
 
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -41,6 +40,7 @@ public class RegistryHealth {
     private final AtomicReference<CompletableFuture<Void>> down = new AtomicReference<>(new CompletableFuture<>());
     private volatile String failure;
     private volatile PgConnection connection;
+    private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long timer = -1;
     /** The probe under way, if any. */
     private Promise<Boolean> round;
@@ -59,8 +59,12 @@ public class RegistryHealth {
         this.timeout = timeout;
     }
 
-    void onStart(@Observes StartupEvent event) {
-        if (url.isPresent()) {
+    /**
+     * The probe runs from the first API call on, not from start-up: the ingest and backfill functions share this
+     * package but serve no API, and must not hold a database connection each for it.
+     */
+    private void ensureStarted() {
+        if (url.isPresent() && !started.get() && started.compareAndSet(false, true)) {
             timer = vertx.setPeriodic(0, interval.toMillis(), id -> probe());
         }
     }
@@ -77,11 +81,13 @@ public class RegistryHealth {
 
     /** Null while the database answers; otherwise what is wrong, for a 503's message. */
     public String failure() {
+        ensureStarted();
         return failure;
     }
 
     /** Fails with 503 TEMPORARILY_UNAVAILABLE as soon as the database is found down (at once if it is down now). */
     public Uni<Object> whenDown() {
+        ensureStarted();
         // A dependent copy per caller: a request that finishes first cancels its copy, never the shared signal.
         CompletableFuture<Void> signal = down.get().thenApply(v -> v);
         return Uni.createFrom().completionStage(signal).onItem().failWith(() -> unavailable()).map(v -> v);
