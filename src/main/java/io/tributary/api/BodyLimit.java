@@ -1,7 +1,7 @@
 package io.tributary.api;
 
 import io.quarkus.runtime.configuration.MemorySize;
-import io.tributary.registry.ErrorCode;
+import io.tributary.registry.request.ErrorCode;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;

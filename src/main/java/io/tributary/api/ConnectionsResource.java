@@ -1,9 +1,9 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.ConnectionService;
-import io.tributary.registry.ConnectionSpec;
-import io.tributary.registry.RegistryJson;
+import io.tributary.registry.request.ConnectionSpec;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.service.ConnectionService;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

@@ -1,12 +1,12 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.ErrorCode;
-import io.tributary.registry.RegistryException;
-import io.tributary.registry.RegistryHealth;
-import jakarta.inject.Inject;
+import io.tributary.registry.health.RegistryHealth;
+import io.tributary.registry.request.ErrorCode;
+import io.tributary.registry.request.RegistryException;
 import io.tributary.security.PermissionDeniedException;
 import io.tributary.security.UnauthenticatedException;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;

@@ -1,9 +1,9 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.Requests;
-import io.tributary.registry.RegistryJson;
-import io.tributary.registry.SecretService;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.request.Requests;
+import io.tributary.registry.service.SecretService;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;

@@ -1,12 +1,12 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.ErrorCode;
-import io.tributary.registry.JsonBody;
-import io.tributary.registry.RegistryException;
-import io.tributary.registry.RegistryJson;
-import io.tributary.registry.StreamDefinition;
-import io.tributary.registry.StreamService;
+import io.tributary.registry.request.ErrorCode;
+import io.tributary.registry.request.RegistryException;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.request.StreamDefinition;
+import io.tributary.registry.service.StreamService;
+import io.tributary.registry.view.JsonBody;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;

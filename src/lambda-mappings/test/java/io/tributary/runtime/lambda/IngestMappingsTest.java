@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
-import io.tributary.registry.RegistryException;
+import io.tributary.registry.request.RegistryException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,0 +1,220 @@
+package io.tributary.registry.service;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import io.tributary.registry.request.ConnectionSpec;
+import io.tributary.registry.request.ErrorCode;
+import io.tributary.registry.request.Names;
+import io.tributary.registry.request.RegistryException;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.store.ConnectionRow;
+import io.tributary.registry.store.GrantRow;
+import io.tributary.registry.store.GrantStore;
+import io.tributary.registry.store.StreamRow;
+import io.tributary.security.AccessPolicy;
+import io.tributary.security.Principal;
+import io.tributary.security.Privilege;
+import io.tributary.security.SecretCipher;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Kafka connections (SPEC 2.2). The password is stored encrypted and never returned. */
+@ApplicationScoped
+public class ConnectionService {
+    public static final Set<String> SASL_MECHANISMS = Set.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
+    public static final Set<String> SECURITY_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
+    private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}");
+
+    @Inject
+    SecretCipher cipher;
+    @Inject
+    SecretService secrets;
+    @Inject
+    GrantStore grants;
+
+    /** A connection as the API shows it: never the password. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ConnectionView(String name, String connectionType, ConnectionSpec.Options options, String comment,
+            String owner, String createdAt) {}
+
+    public Uni<ConnectionView> create(Principal caller, ConnectionSpec spec) {
+        String name = Names.onePart("name", spec.name());
+        if (spec.connectionType() == null) {
+            throw RegistryException.missing("connection_type");
+        }
+        if (!spec.connectionType().equalsIgnoreCase("KAFKA")) {
+            throw RegistryException.invalid("connection_type", "'" + Names.shorten(spec.connectionType())
+                    + "' is not supported; use KAFKA");
+        }
+        ConnectionSpec.Options options = normalize(spec.options());
+        ConnectionRow row = new ConnectionRow();
+        row.name = name;
+        row.connectionType = "KAFKA";
+        row.options = RegistryJson.write(new StoredOptions(options.withoutPassword(), spec.comment()));
+        row.password = options.password() == null ? null
+                : cipher.encrypt(options.password(), ConnectionRow.associatedData(name));
+        row.owner = caller.name();
+        row.createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        return Panache.withTransaction(() -> secrets
+                .readReferenced(caller, options.schemaRegistryApiSecret(), "options.schema_registry_api_secret")
+                .flatMap(ignored -> ConnectionRow.<ConnectionRow>findById(name))
+                .flatMap(existing -> {
+                    if (existing != null) {
+                        throw RegistryException.exists("name: connection '" + name + "' already exists; choose "
+                                + "another name or delete it first");
+                    }
+                    return row.persist();
+                })
+                .map(ignored -> view(row)));
+    }
+
+    public Uni<ConnectionView> get(Principal caller, String nameParam) {
+        String name = Names.onePart("name", nameParam);
+        return Panache.withSession(() -> find(name).flatMap(row -> grants
+                .privileges(GrantRow.CONNECTION, name, caller.name()).map(granted -> {
+                    if (!AccessPolicy.allows(caller, row.owner, granted, Privilege.USE_CONNECTION)
+                            && !AccessPolicy.allows(caller, row.owner, granted, Privilege.MANAGE)) {
+                        AccessPolicy.require(caller, row.owner, granted, Privilege.USE_CONNECTION, "connection", name);
+                    }
+                    return view(row);
+                })));
+    }
+
+    /** The connections the caller owns or holds a grant on (all of them for an admin). */
+    public Uni<List<ConnectionView>> list(Principal caller) {
+        return Panache.withSession(() -> (caller.admin()
+                ? ConnectionRow.<ConnectionRow>list("order by name")
+                : ConnectionRow.<ConnectionRow>list("from ConnectionRow c where c.owner = ?1 or exists (select 1 from GrantRow g "
+                        + "where g.securableType = ?2 and g.securableName = c.name and g.principal = ?1) "
+                        + "order by c.name", caller.name(),
+                        GrantRow.CONNECTION)).map(list -> list.stream().map(this::view).toList()));
+    }
+
+    public Uni<Void> delete(Principal caller, String nameParam) {
+        String name = Names.onePart("name", nameParam);
+        return Panache.withTransaction(() -> find(name)
+                .flatMap(row -> grants.privileges(GrantRow.CONNECTION, name, caller.name()).flatMap(granted -> {
+                    AccessPolicy.require(caller, row.owner, granted, Privilege.MANAGE, "connection", name);
+                    return StreamRow.count("connectionName", name);
+                }).flatMap(users -> {
+                    if (users > 0) {
+                        throw new RegistryException(ErrorCode.RESOURCE_CONFLICT, "name: connection '" + name
+                                + "' is used by " + users + " stream(s); delete those streams first");
+                    }
+                    return grants.removeAll(GrantRow.CONNECTION, name).flatMap(v -> row.delete());
+                })));
+    }
+
+    /** Call inside a session. */
+    public Uni<ConnectionRow> find(String name) {
+        return ConnectionRow.<ConnectionRow>findById(name).map(row -> {
+            if (row == null) {
+                throw RegistryException.notFound("connection '" + name + "' does not exist; create it with "
+                        + "POST /api/2.0/connections");
+            }
+            return row;
+        });
+    }
+
+    public ConnectionSpec.Options options(ConnectionRow row) {
+        return RegistryJson.read(row.options, StoredOptions.class).options();
+    }
+
+    public String password(ConnectionRow row) {
+        return row.password == null ? null : cipher.decrypt(row.password, ConnectionRow.associatedData(row.name));
+    }
+
+    private ConnectionView view(ConnectionRow row) {
+        StoredOptions stored = RegistryJson.read(row.options, StoredOptions.class);
+        return new ConnectionView(row.name, row.connectionType, stored.options(), stored.comment(), row.owner,
+                row.createdAt.toString());
+    }
+
+    private static ConnectionSpec.Options normalize(ConnectionSpec.Options o) {
+        if (o == null) {
+            throw RegistryException.missing("options");
+        }
+        checkBootstrapServers("options.bootstrap_servers", o.bootstrapServers());
+        String mechanism = upper(o.saslMechanism());
+        if (o.credential() != null && mechanism != null) {
+            throw RegistryException.invalid("options", "set either credential (MSK IAM) or sasl_mechanism with user "
+                    + "and password, not both");
+        }
+        if (o.credential() != null && o.credential().isBlank()) {
+            throw RegistryException.invalid("options.credential", "must not be empty");
+        }
+        if (mechanism != null) {
+            if (!SASL_MECHANISMS.contains(mechanism)) {
+                throw RegistryException.invalid("options.sasl_mechanism", "'" + Names.shorten(o.saslMechanism())
+                        + "' is not supported; use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
+            }
+            if (o.user() == null || o.user().isEmpty()) {
+                throw RegistryException.invalid("options.user", "is required with sasl_mechanism");
+            }
+            if (o.password() == null || o.password().isEmpty()) {
+                throw RegistryException.invalid("options.password", "is required with sasl_mechanism");
+            }
+        } else {
+            if (o.user() != null) {
+                throw RegistryException.invalid("options.user", "is only used with sasl_mechanism; set "
+                        + "sasl_mechanism or remove user");
+            }
+            if (o.password() != null) {
+                throw RegistryException.invalid("options.password", "is only used with sasl_mechanism; set "
+                        + "sasl_mechanism or remove password");
+            }
+        }
+        String protocol = upper(o.securityProtocol());
+        if (protocol != null && !SECURITY_PROTOCOLS.contains(protocol)) {
+            throw RegistryException.invalid("options.security_protocol", "'" + Names.shorten(o.securityProtocol())
+                    + "' is not supported; use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL");
+        }
+        if (o.schemaRegistryUrl() != null) {
+            try {
+                java.net.URI uri = new java.net.URI(o.schemaRegistryUrl());
+                if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())
+                        || uri.getHost() == null) {
+                    throw new java.net.URISyntaxException(o.schemaRegistryUrl(), "not http(s)");
+                }
+            } catch (java.net.URISyntaxException e) {
+                throw RegistryException.invalid("options.schema_registry_url", "is not an http(s) URL; use e.g. "
+                        + "https://registry:8081");
+            }
+        } else if (o.schemaRegistryApiKey() != null || o.schemaRegistryApiSecret() != null) {
+            throw RegistryException.invalid("options.schema_registry_url", "is required with schema_registry_api_key "
+                    + "or schema_registry_api_secret");
+        }
+        return new ConnectionSpec.Options(o.bootstrapServers().trim(), o.credential(), mechanism, o.user(),
+                o.password(), protocol, o.schemaRegistryUrl(), o.schemaRegistryApiKey(), o.schemaRegistryApiSecret());
+    }
+
+    public static void checkBootstrapServers(String field, String servers) {
+        if (servers == null || servers.isBlank()) {
+            throw RegistryException.missing(field);
+        }
+        for (String server : servers.split(",")) {
+            if (!HOST_PORT.matcher(server.trim()).matches()) {
+                throw RegistryException.invalid(field, "'" + Names.shorten(server.trim()) + "' is not host:port; use "
+                        + "a comma-separated list such as b1:9092,b2:9092");
+            }
+        }
+    }
+
+    private static String upper(String s) {
+        return s == null ? null : s.toUpperCase(Locale.ROOT);
+    }
+
+    /** What the options column holds. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record StoredOptions(ConnectionSpec.Options options, String comment) {}
+}
