@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tributary.ingest.Subscription;
 import io.tributary.registry.request.StreamDefinition.SchemaLocator;
 import io.tributary.registry.request.StreamDefinition.SchemaText;
-import io.tributary.registry.service.ConnectionService;
 import io.tributary.schema.RegistryFormat;
 import io.tributary.schema.SchemaSource;
 import java.util.ArrayList;
@@ -72,7 +71,7 @@ public final class StreamChecks {
             connectionName = Names.onePart("connection_config.uc_connection_name", cc.ucConnectionName());
         } else {
             mtls = cc.directMtlsConfig();
-            ConnectionService.checkBootstrapServers("connection_config.direct_mtls_config.bootstrap_servers",
+            ConnectionChecks.checkBootstrapServers("connection_config.direct_mtls_config.bootstrap_servers",
                     mtls.bootstrapServers());
             var m = required(mtls.mtlsConfig(), "connection_config.direct_mtls_config.mtls_config");
             String base = "connection_config.direct_mtls_config.mtls_config.";

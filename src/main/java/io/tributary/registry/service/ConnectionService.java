@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.tributary.registry.request.ConnectionChecks;
 import io.tributary.registry.request.ConnectionSpec;
 import io.tributary.registry.request.ErrorCode;
 import io.tributary.registry.request.Names;
@@ -23,16 +24,10 @@ import jakarta.inject.Inject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Kafka connections (SPEC 2.2). The password is stored encrypted and never returned. */
 @ApplicationScoped
 public class ConnectionService {
-    public static final Set<String> SASL_MECHANISMS = Set.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
-    public static final Set<String> SECURITY_PROTOCOLS = Set.of("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL");
-    private static final Pattern HOST_PORT = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.-]+):[0-9]{1,5}");
 
     @Inject
     SecretCipher cipher;
@@ -56,7 +51,7 @@ public class ConnectionService {
             throw RegistryException.invalid("connection_type", "'" + Names.shorten(spec.connectionType())
                     + "' is not supported; use KAFKA");
         }
-        ConnectionSpec.Options options = normalize(spec.options());
+        ConnectionSpec.Options options = ConnectionChecks.normalize(spec.options());
         ConnectionRow row = new ConnectionRow();
         row.name = name;
         row.connectionType = "KAFKA";
@@ -138,80 +133,6 @@ public class ConnectionService {
         StoredOptions stored = RegistryJson.read(row.options, StoredOptions.class);
         return new ConnectionView(row.name, row.connectionType, stored.options(), stored.comment(), row.owner,
                 row.createdAt.toString());
-    }
-
-    private static ConnectionSpec.Options normalize(ConnectionSpec.Options o) {
-        if (o == null) {
-            throw RegistryException.missing("options");
-        }
-        checkBootstrapServers("options.bootstrap_servers", o.bootstrapServers());
-        String mechanism = upper(o.saslMechanism());
-        if (o.credential() != null && mechanism != null) {
-            throw RegistryException.invalid("options", "set either credential (MSK IAM) or sasl_mechanism with user "
-                    + "and password, not both");
-        }
-        if (o.credential() != null && o.credential().isBlank()) {
-            throw RegistryException.invalid("options.credential", "must not be empty");
-        }
-        if (mechanism != null) {
-            if (!SASL_MECHANISMS.contains(mechanism)) {
-                throw RegistryException.invalid("options.sasl_mechanism", "'" + Names.shorten(o.saslMechanism())
-                        + "' is not supported; use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
-            }
-            if (o.user() == null || o.user().isEmpty()) {
-                throw RegistryException.invalid("options.user", "is required with sasl_mechanism");
-            }
-            if (o.password() == null || o.password().isEmpty()) {
-                throw RegistryException.invalid("options.password", "is required with sasl_mechanism");
-            }
-        } else {
-            if (o.user() != null) {
-                throw RegistryException.invalid("options.user", "is only used with sasl_mechanism; set "
-                        + "sasl_mechanism or remove user");
-            }
-            if (o.password() != null) {
-                throw RegistryException.invalid("options.password", "is only used with sasl_mechanism; set "
-                        + "sasl_mechanism or remove password");
-            }
-        }
-        String protocol = upper(o.securityProtocol());
-        if (protocol != null && !SECURITY_PROTOCOLS.contains(protocol)) {
-            throw RegistryException.invalid("options.security_protocol", "'" + Names.shorten(o.securityProtocol())
-                    + "' is not supported; use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL");
-        }
-        if (o.schemaRegistryUrl() != null) {
-            try {
-                java.net.URI uri = new java.net.URI(o.schemaRegistryUrl());
-                if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())
-                        || uri.getHost() == null) {
-                    throw new java.net.URISyntaxException(o.schemaRegistryUrl(), "not http(s)");
-                }
-            } catch (java.net.URISyntaxException e) {
-                throw RegistryException.invalid("options.schema_registry_url", "is not an http(s) URL; use e.g. "
-                        + "https://registry:8081");
-            }
-        } else if (o.schemaRegistryApiKey() != null || o.schemaRegistryApiSecret() != null) {
-            throw RegistryException.invalid("options.schema_registry_url", "is required with schema_registry_api_key "
-                    + "or schema_registry_api_secret");
-        }
-        return new ConnectionSpec.Options(o.bootstrapServers().trim(), o.credential(), mechanism, o.user(),
-                o.password(), protocol, o.schemaRegistryUrl(), o.schemaRegistryApiKey(), o.schemaRegistryApiSecret());
-    }
-
-    public static void checkBootstrapServers(String field, String servers) {
-        if (servers == null || servers.isBlank()) {
-            throw RegistryException.missing(field);
-        }
-        for (String server : servers.split(",")) {
-            if (!HOST_PORT.matcher(server.trim()).matches()) {
-                throw RegistryException.invalid(field, "'" + Names.shorten(server.trim()) + "' is not host:port; use "
-                        + "a comma-separated list such as b1:9092,b2:9092");
-            }
-        }
-    }
-
-    private static String upper(String s) {
-        return s == null ? null : s.toUpperCase(Locale.ROOT);
     }
 
     /** What the options column holds. */
