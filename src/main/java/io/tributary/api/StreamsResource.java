@@ -1,8 +1,8 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.RegistryJson;
 import io.tributary.registry.request.StreamDefinition;
 import io.tributary.registry.service.StreamService;
@@ -80,7 +80,7 @@ public class StreamsResource {
         try {
             return Integer.valueOf(value.trim());
         } catch (NumberFormatException e) {
-            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": is not an integer; use 1 to 1000");
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": is not an integer; use 1 to 1000");
         }
     }
 
@@ -91,6 +91,6 @@ public class StreamsResource {
         if (value.equalsIgnoreCase("true")) {
             return true;
         }
-        throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": use true or false");
+        throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": use true or false");
     }
 }

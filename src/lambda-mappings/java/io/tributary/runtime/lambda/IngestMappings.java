@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
-import io.tributary.registry.request.RegistryException;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -132,7 +132,7 @@ public class IngestMappings {
             topics = topics(spec);
         } catch (StartPositions.KafkaAccessException e) {
             // As when the start positions cannot be read: a 400 on the connection (SPEC 2).
-            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, "connection_config: " + e.getMessage());
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, "connection_config: " + e.getMessage());
         }
         String alias = alias(spec.streamId());
         try {

@@ -2,8 +2,8 @@ package io.tributary.registry.health;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
-import io.tributary.registry.request.RegistryException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -96,9 +96,9 @@ public class RegistryHealth {
     }
 
     /** The 503 for a request that needs the database while it does not answer. */
-    public RegistryException unavailable() {
+    public ApiException unavailable() {
         String why = failure;
-        return new RegistryException(ErrorCode.TEMPORARILY_UNAVAILABLE, "the registry database "
+        return new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE, "the registry database "
                 + url.map(RegistryHealth::hostOf).orElse("") + " is not answering"
                 + (why == null ? "" : " (" + why + ")") + "; the request changed nothing, retry in a few seconds");
     }

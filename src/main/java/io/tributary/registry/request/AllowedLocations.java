@@ -53,7 +53,7 @@ public final class AllowedLocations {
                 || root.startsWith("/"));
         try {
             roots.add(normalise(setting, relative ? Path.of(root).toAbsolutePath().normalize().toString() : root));
-        } catch (RegistryException e) {
+        } catch (ApiException e) {
             throw new IllegalStateException(setting + " holds a location that cannot be used as a table root: "
                     + e.getMessage());
         }
@@ -64,11 +64,11 @@ public final class AllowedLocations {
      * The location as given (trimmed, without a trailing slash) once its normalised form lies within an allowed
      * root.
      *
-     * @throws RegistryException naming {@code field}: malformed, or outside every allowed root
+     * @throws ApiException naming {@code field}: malformed, or outside every allowed root
      */
     public String check(String field, String location) {
         if (location == null || location.isBlank()) {
-            throw RegistryException.missing(field);
+            throw ApiException.missing(field);
         }
         String trimmed = location.trim();
         Normalised n = normalise(field, trimmed);
@@ -78,7 +78,7 @@ public final class AllowedLocations {
                         : trimmed;
             }
         }
-        throw new RegistryException(ErrorCode.PERMISSION_DENIED, field + ": '" + Names.shorten(trimmed)
+        throw new ApiException(ErrorCode.PERMISSION_DENIED, field + ": '" + Names.shorten(trimmed)
                 + "' is outside the warehouse and the locations an administrator allowed (" + String.join(", ",
                 described) + "); put the table there, or ask an administrator to add its root to "
                 + "TRIBUTARY_EXTERNAL_LOCATIONS");
@@ -86,14 +86,14 @@ public final class AllowedLocations {
 
     public static Normalised normalise(String field, String location) {
         if (location.chars().anyMatch(Character::isISOControl)) {
-            throw RegistryException.invalid(field, "must not contain control characters");
+            throw ApiException.invalid(field, "must not contain control characters");
         }
         if (location.contains("%")) {
-            throw RegistryException.invalid(field, "must not be percent-encoded; give the location as a plain path "
+            throw ApiException.invalid(field, "must not be percent-encoded; give the location as a plain path "
                     + "or s3:// URI");
         }
         if (location.contains("\\")) {
-            throw RegistryException.invalid(field, "must not contain '\\'; separate path segments with '/'");
+            throw ApiException.invalid(field, "must not contain '\\'; separate path segments with '/'");
         }
         String lower = location.toLowerCase(Locale.ROOT);
         if (lower.startsWith("s3://") || lower.startsWith("s3a://")) {
@@ -103,7 +103,7 @@ public final class AllowedLocations {
             }
             String[] parts = rest.split("/", -1);
             if (parts[0].isEmpty()) {
-                throw RegistryException.invalid(field, "names no bucket; use s3://bucket/prefix");
+                throw ApiException.invalid(field, "names no bucket; use s3://bucket/prefix");
             }
             List<String> segments = new ArrayList<>();
             for (int i = 1; i < parts.length; i++) {
@@ -120,7 +120,7 @@ public final class AllowedLocations {
                 int slash = path.indexOf('/', 2);
                 String host = slash < 0 ? path.substring(2) : path.substring(2, slash);
                 if (!host.isEmpty() && !host.equalsIgnoreCase("localhost")) {
-                    throw RegistryException.invalid(field, "names host '" + Names.shorten(host) + "'; a file: "
+                    throw ApiException.invalid(field, "names host '" + Names.shorten(host) + "'; a file: "
                             + "location must be on this machine (file:/path)");
                 }
                 path = slash < 0 ? "/" : path.substring(slash);
@@ -128,7 +128,7 @@ public final class AllowedLocations {
         } else if (location.startsWith("/")) {
             path = location;
         } else {
-            throw RegistryException.invalid(field, "'" + Names.shorten(location) + "' is not an absolute path or an "
+            throw ApiException.invalid(field, "'" + Names.shorten(location) + "' is not an absolute path or an "
                     + "s3:// URI; use s3://bucket/prefix or /absolute/path");
         }
         for (String segment : path.split("/")) {
@@ -141,7 +141,7 @@ public final class AllowedLocations {
 
     private static void checkSegment(String field, String segment) {
         if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
-            throw RegistryException.invalid(field, "must not contain empty, '.' or '..' path segments; give the "
+            throw ApiException.invalid(field, "must not contain empty, '.' or '..' path segments; give the "
                     + "table's full path");
         }
     }
@@ -162,7 +162,7 @@ public final class AllowedLocations {
             real = existing.toRealPath();
         } catch (IOException e) {
             // a dangling link or an unreadable directory: it cannot be shown to stay inside a root
-            throw RegistryException.invalid(field, "cannot be resolved on this server (a dangling link or an "
+            throw ApiException.invalid(field, "cannot be resolved on this server (a dangling link or an "
                     + "unreadable directory)");
         }
         for (Path m : missing) {

@@ -18,41 +18,41 @@ public final class ConnectionChecks {
     /** The options with names upper-cased and servers trimmed. */
     public static ConnectionSpec.Options normalize(ConnectionSpec.Options o) {
         if (o == null) {
-            throw RegistryException.missing("options");
+            throw ApiException.missing("options");
         }
         checkBootstrapServers("options.bootstrap_servers", o.bootstrapServers());
         String mechanism = upper(o.saslMechanism());
         if (o.credential() != null && mechanism != null) {
-            throw RegistryException.invalid("options", "set either credential (MSK IAM) or sasl_mechanism with user "
+            throw ApiException.invalid("options", "set either credential (MSK IAM) or sasl_mechanism with user "
                     + "and password, not both");
         }
         if (o.credential() != null && o.credential().isBlank()) {
-            throw RegistryException.invalid("options.credential", "must not be empty");
+            throw ApiException.invalid("options.credential", "must not be empty");
         }
         if (mechanism != null) {
             if (!SASL_MECHANISMS.contains(mechanism)) {
-                throw RegistryException.invalid("options.sasl_mechanism", "'" + Names.shorten(o.saslMechanism())
+                throw ApiException.invalid("options.sasl_mechanism", "'" + Names.shorten(o.saslMechanism())
                         + "' is not supported; use PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512");
             }
             if (o.user() == null || o.user().isEmpty()) {
-                throw RegistryException.invalid("options.user", "is required with sasl_mechanism");
+                throw ApiException.invalid("options.user", "is required with sasl_mechanism");
             }
             if (o.password() == null || o.password().isEmpty()) {
-                throw RegistryException.invalid("options.password", "is required with sasl_mechanism");
+                throw ApiException.invalid("options.password", "is required with sasl_mechanism");
             }
         } else {
             if (o.user() != null) {
-                throw RegistryException.invalid("options.user", "is only used with sasl_mechanism; set "
+                throw ApiException.invalid("options.user", "is only used with sasl_mechanism; set "
                         + "sasl_mechanism or remove user");
             }
             if (o.password() != null) {
-                throw RegistryException.invalid("options.password", "is only used with sasl_mechanism; set "
+                throw ApiException.invalid("options.password", "is only used with sasl_mechanism; set "
                         + "sasl_mechanism or remove password");
             }
         }
         String protocol = upper(o.securityProtocol());
         if (protocol != null && !SECURITY_PROTOCOLS.contains(protocol)) {
-            throw RegistryException.invalid("options.security_protocol", "'" + Names.shorten(o.securityProtocol())
+            throw ApiException.invalid("options.security_protocol", "'" + Names.shorten(o.securityProtocol())
                     + "' is not supported; use PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL");
         }
         if (o.schemaRegistryUrl() != null) {
@@ -63,11 +63,11 @@ public final class ConnectionChecks {
                     throw new java.net.URISyntaxException(o.schemaRegistryUrl(), "not http(s)");
                 }
             } catch (java.net.URISyntaxException e) {
-                throw RegistryException.invalid("options.schema_registry_url", "is not an http(s) URL; use e.g. "
+                throw ApiException.invalid("options.schema_registry_url", "is not an http(s) URL; use e.g. "
                         + "https://registry:8081");
             }
         } else if (o.schemaRegistryApiKey() != null || o.schemaRegistryApiSecret() != null) {
-            throw RegistryException.invalid("options.schema_registry_url", "is required with schema_registry_api_key "
+            throw ApiException.invalid("options.schema_registry_url", "is required with schema_registry_api_key "
                     + "or schema_registry_api_secret");
         }
         return new ConnectionSpec.Options(o.bootstrapServers().trim(), o.credential(), mechanism, o.user(),
@@ -76,11 +76,11 @@ public final class ConnectionChecks {
 
     public static void checkBootstrapServers(String field, String servers) {
         if (servers == null || servers.isBlank()) {
-            throw RegistryException.missing(field);
+            throw ApiException.missing(field);
         }
         for (String server : servers.split(",")) {
             if (!HOST_PORT.matcher(server.trim()).matches()) {
-                throw RegistryException.invalid(field, "'" + Names.shorten(server.trim()) + "' is not host:port; use "
+                throw ApiException.invalid(field, "'" + Names.shorten(server.trim()) + "' is not host:port; use "
                         + "a comma-separated list such as b1:9092,b2:9092");
             }
         }

@@ -7,12 +7,12 @@ import java.util.List;
 public final class IngestionTableSchema {
     private IngestionTableSchema() {}
 
-    /** @throws RegistryException naming {@code ingestion_config.deduplication_columns[i]} for a path naming no column */
+    /** @throws ApiException naming {@code ingestion_config.deduplication_columns[i]} for a path naming no column */
     public static void checkColumnPaths(StreamSchema schema, List<String> paths) {
         for (int i = 0; i < paths.size(); i++) {
             String index = "ingestion_config.deduplication_columns[" + i + "]";
             schema.checkColumnPath(paths.get(i)).ifPresent(problem -> {
-                throw RegistryException.invalid(index, problem);
+                throw ApiException.invalid(index, problem);
             });
         }
     }

@@ -13,11 +13,11 @@ public final class Names {
     /** A three-part name, lower-cased: catalog, schema, name. */
     public static List<String> threePart(String field, String text) {
         if (text == null || text.isEmpty()) {
-            throw RegistryException.missing(field);
+            throw ApiException.missing(field);
         }
         String[] parts = text.split("\\.", -1);
         if (parts.length != 3) {
-            throw RegistryException.invalid(field, "'" + shorten(text) + "' has " + parts.length
+            throw ApiException.invalid(field, "'" + shorten(text) + "' has " + parts.length
                     + " part(s): use a three-part name catalog.schema.name");
         }
         for (String p : parts) {
@@ -33,7 +33,7 @@ public final class Names {
     /** A one-part name (connection, secret scope, secret key), lower-cased. */
     public static String onePart(String field, String text) {
         if (text == null || text.isEmpty()) {
-            throw RegistryException.missing(field);
+            throw ApiException.missing(field);
         }
         checkPart(field, text, text);
         return lower(text);
@@ -45,11 +45,11 @@ public final class Names {
      */
     public static String principal(String field, String text) {
         if (text == null || text.isBlank()) {
-            throw RegistryException.missing(field);
+            throw ApiException.missing(field);
         }
         String trimmed = text.trim();
         if (trimmed.length() > 255 || trimmed.chars().anyMatch(Character::isISOControl)) {
-            throw RegistryException.invalid(field, "'" + shorten(trimmed).replaceAll("\\p{Cntrl}", "?") + "' is not a "
+            throw ApiException.invalid(field, "'" + shorten(trimmed).replaceAll("\\p{Cntrl}", "?") + "' is not a "
                     + "principal: use 1-255 printable characters, e.g. a user name or an IAM ARN");
         }
         return trimmed;
@@ -57,7 +57,7 @@ public final class Names {
 
     private static void checkPart(String field, String whole, String part) {
         if (!PART.matcher(part).matches()) {
-            throw RegistryException.invalid(field, "'" + shorten(whole) + "' is not a valid name: each part must be "
+            throw ApiException.invalid(field, "'" + shorten(whole) + "' is not a valid name: each part must be "
                     + "1-255 letters, digits, '_' or '-', starting with a letter, digit or '_'");
         }
     }

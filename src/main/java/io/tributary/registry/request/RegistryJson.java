@@ -39,40 +39,40 @@ public final class RegistryJson {
     /** Parses a request body; {@code null} or blank bodies are malformed. */
     public static <T> T parse(String body, Class<T> type) {
         if (body == null || body.isBlank()) {
-            throw new RegistryException(ErrorCode.MALFORMED_REQUEST,
+            throw new ApiException(ErrorCode.MALFORMED_REQUEST,
                     "the request body is empty: send a JSON object with Content-Type application/json");
         }
         try {
             T value = MAPPER.readValue(body, type);
             if (value == null) {
-                throw new RegistryException(ErrorCode.MALFORMED_REQUEST, "the request body is null: send a JSON object");
+                throw new ApiException(ErrorCode.MALFORMED_REQUEST, "the request body is null: send a JSON object");
             }
             return value;
         } catch (UnrecognizedPropertyException e) {
             String path = path(e);
             String known = e.getKnownPropertyIds() == null ? "" : e.getKnownPropertyIds().stream().map(Object::toString)
                     .sorted().collect(Collectors.joining(", "));
-            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE,
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE,
                     path + ": unknown field; remove it" + (known.isEmpty() ? "" : " (known fields here: " + known + ")"));
         } catch (MismatchedInputException e) {
             String path = path(e);
             if (path.isEmpty()) {
-                throw new RegistryException(ErrorCode.MALFORMED_REQUEST,
+                throw new ApiException(ErrorCode.MALFORMED_REQUEST,
                         "the request body must be a JSON object");
             }
-            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE,
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE,
                     path + ": has the wrong type; expected " + describe(e.getTargetType()));
         } catch (JsonMappingException e) {
             String path = path(e);
-            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE,
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE,
                     (path.isEmpty() ? "the request body" : path) + ": cannot be read as the expected value");
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-            throw new RegistryException(ErrorCode.MALFORMED_REQUEST, "the request body is nested too deeply or holds "
+            throw new ApiException(ErrorCode.MALFORMED_REQUEST, "the request body is nested too deeply or holds "
                     + "too long a value (" + e.getOriginalMessage() + "): send a JSON object as SPEC section 2 shows");
         } catch (JsonProcessingException e) {
             String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
                     + e.getLocation().getColumnNr() + ")";
-            throw new RegistryException(ErrorCode.MALFORMED_REQUEST, "the request body is not valid JSON" + at
+            throw new ApiException(ErrorCode.MALFORMED_REQUEST, "the request body is not valid JSON" + at
                     + ": send a JSON object");
         }
     }

@@ -78,7 +78,7 @@ public final class StreamChecks {
             requiredText(m.keystoreLocation(), base + "keystore_location");
             required(m.keystorePasswordRef(), base + "keystore_password_ref");
             if (m.truststorePasswordRef() != null && m.truststoreLocation() == null) {
-                throw RegistryException.invalid(base + "truststore_location", "is required with truststore_password_ref");
+                throw ApiException.invalid(base + "truststore_location", "is required with truststore_password_ref");
             }
         }
 
@@ -91,7 +91,7 @@ public final class StreamChecks {
         if (sc.directSchemas() != null) {
             var ds = sc.directSchemas();
             if (ds.payloadSchema() == null && ds.keySchema() == null) {
-                throw RegistryException.invalid("schema_config.direct_schemas", "set at least one of payload_schema "
+                throw ApiException.invalid("schema_config.direct_schemas", "set at least one of payload_schema "
                         + "(the Kafka value) and key_schema (the Kafka key)");
             }
             key = direct(ds.keySchema(), "schema_config.direct_schemas.key_schema");
@@ -99,11 +99,11 @@ public final class StreamChecks {
         } else {
             var rc = sc.schemaRegistryConfig();
             if (rc.payloadSchemaLocator() == null && rc.keySchemaLocator() == null) {
-                throw RegistryException.invalid("schema_config.schema_registry_config", "set at least one of "
+                throw ApiException.invalid("schema_config.schema_registry_config", "set at least one of "
                         + "payload_schema_locator and key_schema_locator");
             }
             if (connectionName == null) {
-                throw RegistryException.invalid("schema_config.schema_registry_config", "needs a connection: set "
+                throw ApiException.invalid("schema_config.schema_registry_config", "needs a connection: set "
                         + "connection_config.uc_connection_name to a connection whose options set schema_registry_url");
             }
             key = locator(rc.keySchemaLocator(), "schema_config.schema_registry_config.key_schema_locator");
@@ -118,13 +118,13 @@ public final class StreamChecks {
         if (ic.backfillSource() != null) {
             backfill = Names.threePart(BACKFILL, ic.backfillSource().deltaTableName());
             if (backfill.equals(destination)) {
-                throw RegistryException.invalid(BACKFILL, "must differ from the ingestion destination");
+                throw ApiException.invalid(BACKFILL, "must differ from the ingestion destination");
             }
         }
         List<String> dedup = ic.deduplicationColumns() == null ? List.of() : ic.deduplicationColumns();
         for (int i = 0; i < dedup.size(); i++) {
             if (dedup.get(i) == null || dedup.get(i).isBlank()) {
-                throw RegistryException.invalid("ingestion_config.deduplication_columns[" + i + "]",
+                throw ApiException.invalid("ingestion_config.deduplication_columns[" + i + "]",
                         "must be a column path such as value.transaction_id");
             }
         }
@@ -154,13 +154,13 @@ public final class StreamChecks {
         if (mode.subscribePattern() != null) {
             String field = SUBSCRIPTION + ".subscribe_pattern";
             if (mode.subscribePattern().isEmpty()) {
-                throw RegistryException.invalid(field, "must not be empty; give a Java regular expression over "
+                throw ApiException.invalid(field, "must not be empty; give a Java regular expression over "
                         + "topic names");
             }
             try {
                 Pattern.compile(mode.subscribePattern());
             } catch (PatternSyntaxException e) {
-                throw RegistryException.invalid(field, "is not a valid Java regular expression (" + e.getDescription()
+                throw ApiException.invalid(field, "is not a valid Java regular expression (" + e.getDescription()
                         + " near index " + e.getIndex() + "); fix the pattern, e.g. tx-.*");
             }
             return new Subscription.Pattern(mode.subscribePattern());
@@ -175,10 +175,10 @@ public final class StreamChecks {
         try {
             root = RegistryJson.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            throw RegistryException.invalid(field, "is not valid JSON; " + shape);
+            throw ApiException.invalid(field, "is not valid JSON; " + shape);
         }
         if (root == null || !root.isObject() || root.isEmpty()) {
-            throw RegistryException.invalid(field, "must be a non-empty JSON object; " + shape);
+            throw ApiException.invalid(field, "must be a non-empty JSON object; " + shape);
         }
         Map<String, List<Integer>> result = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
@@ -186,13 +186,13 @@ public final class StreamChecks {
             String topic = topic(field, e.getKey());
             JsonNode partitions = e.getValue();
             if (!partitions.isArray() || partitions.isEmpty()) {
-                throw RegistryException.invalid(field, "topic '" + topic + "' must map to a non-empty array of "
+                throw ApiException.invalid(field, "topic '" + topic + "' must map to a non-empty array of "
                         + "partition numbers; " + shape);
             }
             List<Integer> list = new ArrayList<>();
             for (JsonNode p : partitions) {
                 if (!p.isInt() || p.intValue() < 0) {
-                    throw RegistryException.invalid(field, "topic '" + topic + "' has a partition that is not a "
+                    throw ApiException.invalid(field, "topic '" + topic + "' has a partition that is not a "
                             + "non-negative integer; " + shape);
                 }
                 if (!list.contains(p.intValue())) {
@@ -207,18 +207,18 @@ public final class StreamChecks {
     /** Kafka's topic name rules (org.apache.kafka.common.internals.Topic). */
     public static String topic(String field, String topic) {
         if (topic.isEmpty()) {
-            throw RegistryException.invalid(field, "contains an empty topic name; list topics separated by commas, "
+            throw ApiException.invalid(field, "contains an empty topic name; list topics separated by commas, "
                     + "e.g. tx-eu,tx-us");
         }
         if (topic.equals(".") || topic.equals("..")) {
-            throw RegistryException.invalid(field, "'" + topic + "' is not a legal topic name");
+            throw ApiException.invalid(field, "'" + topic + "' is not a legal topic name");
         }
         if (topic.length() > MAX_TOPIC_LENGTH) {
-            throw RegistryException.invalid(field, "a topic name is " + topic.length() + " characters long; Kafka "
+            throw ApiException.invalid(field, "a topic name is " + topic.length() + " characters long; Kafka "
                     + "allows at most " + MAX_TOPIC_LENGTH);
         }
         if (!TOPIC.matcher(topic).matches()) {
-            throw RegistryException.invalid(field, "'" + Names.shorten(topic) + "' is not a legal topic name: use "
+            throw ApiException.invalid(field, "'" + Names.shorten(topic) + "' is not a legal topic name: use "
                     + "letters, digits, '.', '_' and '-'");
         }
         return topic;
@@ -253,10 +253,10 @@ public final class StreamChecks {
         switch (locator.format()) {
             case "FORMAT_AVRO" -> format = RegistryFormat.FORMAT_AVRO;
             case "FORMAT_PROTOBUF" -> format = RegistryFormat.FORMAT_PROTOBUF;
-            case "FORMAT_JSON", "FORMAT_JSON_SCHEMA" -> throw RegistryException.invalid(field + ".format",
+            case "FORMAT_JSON", "FORMAT_JSON_SCHEMA" -> throw ApiException.invalid(field + ".format",
                     "JSON schemas are not read from a registry; declare the JSON schema inline with "
                             + "schema_config.direct_schemas");
-            default -> throw RegistryException.invalid(field + ".format", "'" + Names.shorten(locator.format())
+            default -> throw ApiException.invalid(field + ".format", "'" + Names.shorten(locator.format())
                     + "' is not supported; use FORMAT_AVRO or FORMAT_PROTOBUF");
         }
         return new Side(field, null, confluent.subject(), format);
@@ -270,21 +270,21 @@ public final class StreamChecks {
             }
         }
         if (set != 1) {
-            throw RegistryException.invalid(field, (set == 0 ? "none" : "more than one") + " of " + choices
+            throw ApiException.invalid(field, (set == 0 ? "none" : "more than one") + " of " + choices
                     + " is set; set exactly one");
         }
     }
 
     public static <T> T required(T value, String field) {
         if (value == null) {
-            throw RegistryException.missing(field);
+            throw ApiException.missing(field);
         }
         return value;
     }
 
     private static void requiredText(String value, String field) {
         if (value == null || value.isBlank()) {
-            throw RegistryException.missing(field);
+            throw ApiException.missing(field);
         }
     }
 }

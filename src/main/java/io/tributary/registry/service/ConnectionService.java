@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ConnectionChecks;
 import io.tributary.registry.request.ConnectionSpec;
 import io.tributary.registry.request.ErrorCode;
 import io.tributary.registry.request.Names;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.RegistryJson;
 import io.tributary.registry.store.ConnectionRow;
 import io.tributary.registry.store.GrantRow;
@@ -45,10 +45,10 @@ public class ConnectionService {
     public Uni<ConnectionView> create(Principal caller, ConnectionSpec spec) {
         String name = Names.onePart("name", spec.name());
         if (spec.connectionType() == null) {
-            throw RegistryException.missing("connection_type");
+            throw ApiException.missing("connection_type");
         }
         if (!spec.connectionType().equalsIgnoreCase("KAFKA")) {
-            throw RegistryException.invalid("connection_type", "'" + Names.shorten(spec.connectionType())
+            throw ApiException.invalid("connection_type", "'" + Names.shorten(spec.connectionType())
                     + "' is not supported; use KAFKA");
         }
         ConnectionSpec.Options options = ConnectionChecks.normalize(spec.options());
@@ -65,7 +65,7 @@ public class ConnectionService {
                 .flatMap(ignored -> ConnectionRow.<ConnectionRow>findById(name))
                 .flatMap(existing -> {
                     if (existing != null) {
-                        throw RegistryException.exists("name: connection '" + name + "' already exists; choose "
+                        throw ApiException.exists("name: connection '" + name + "' already exists; choose "
                                 + "another name or delete it first");
                     }
                     return row.persist();
@@ -103,7 +103,7 @@ public class ConnectionService {
                     return StreamRow.count("connectionName", name);
                 }).flatMap(users -> {
                     if (users > 0) {
-                        throw new RegistryException(ErrorCode.RESOURCE_CONFLICT, "name: connection '" + name
+                        throw new ApiException(ErrorCode.RESOURCE_CONFLICT, "name: connection '" + name
                                 + "' is used by " + users + " stream(s); delete those streams first");
                     }
                     return grants.removeAll(GrantRow.CONNECTION, name).flatMap(v -> row.delete());
@@ -114,7 +114,7 @@ public class ConnectionService {
     public Uni<ConnectionRow> find(String name) {
         return ConnectionRow.<ConnectionRow>findById(name).map(row -> {
             if (row == null) {
-                throw RegistryException.notFound("connection '" + name + "' does not exist; create it with "
+                throw ApiException.notFound("connection '" + name + "' does not exist; create it with "
                         + "POST /api/2.0/connections");
             }
             return row;

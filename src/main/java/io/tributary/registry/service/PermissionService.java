@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.tributary.delta.Tables;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.Requests;
 import io.tributary.registry.store.ConnectionRow;
 import io.tributary.registry.store.GrantRow;
@@ -58,7 +58,7 @@ public class PermissionService {
         String type = type(securableType);
         List<Privilege> allowed = GrantStore.allowedOn(type);
         if (request.changes() == null) {
-            throw RegistryException.missing("changes");
+            throw ApiException.missing("changes");
         }
         record Planned(String principal, List<Privilege> add, List<Privilege> remove) {}
         List<Planned> planned = new ArrayList<>();
@@ -66,7 +66,7 @@ public class PermissionService {
             Requests.Change c = request.changes().get(i);
             String field = "changes[" + i + "]";
             if (c == null) {
-                throw RegistryException.invalid(field, "must be an object {\"principal\", \"add\", \"remove\"}");
+                throw ApiException.invalid(field, "must be an object {\"principal\", \"add\", \"remove\"}");
             }
             planned.add(new Planned(Names.principal(field + ".principal", c.principal()), privileges(field + ".add", c.add(), allowed, type),
                     privileges(field + ".remove", c.remove(), allowed, type)));
@@ -94,7 +94,7 @@ public class PermissionService {
             String name = Names.onePart("name", nameParam);
             return Panache.withSession(() -> ConnectionRow.<ConnectionRow>findById(name)).map(row -> {
                 if (row == null) {
-                    throw RegistryException.notFound("connection '" + name + "' does not exist");
+                    throw ApiException.notFound("connection '" + name + "' does not exist");
                 }
                 return new Securable(type, name, row.owner);
             });
@@ -106,7 +106,7 @@ public class PermissionService {
             }
             return Blocking.call(() -> {
                 if (!tables.exists(r.location())) {
-                    throw RegistryException.notFound("table '" + r.fullName() + "' does not exist");
+                    throw ApiException.notFound("table '" + r.fullName() + "' does not exist");
                 }
                 return new Securable(type, r.fullName(), null);
             });
@@ -118,7 +118,7 @@ public class PermissionService {
         return switch (t) {
             case "table" -> GrantRow.TABLE;
             case "connection" -> GrantRow.CONNECTION;
-            default -> throw RegistryException.invalid("securable_type", "'" + Names.shorten(t)
+            default -> throw ApiException.invalid("securable_type", "'" + Names.shorten(t)
                     + "' is not supported; use table or connection");
         };
     }
@@ -136,7 +136,7 @@ public class PermissionService {
             String n = names.get(i);
             Privilege p = n == null ? null : Privilege.fromApiName(n.trim()).filter(allowed::contains).orElse(null);
             if (p == null) {
-                throw RegistryException.invalid(field + "[" + i + "]", "'" + Names.shorten(String.valueOf(n))
+                throw ApiException.invalid(field + "[" + i + "]", "'" + Names.shorten(String.valueOf(n))
                         + "' is not a privilege on a " + kind(type) + "; use one of "
                         + String.join(", ", allowed.stream().map(Privilege::apiName).toList()));
             }

@@ -3,8 +3,8 @@ package io.tributary.registry.service;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.Requests;
 import io.tributary.registry.request.SecretRef;
 import io.tributary.registry.store.ScopeAclRow;
@@ -35,7 +35,7 @@ public class SecretService {
         String scope = Names.onePart("scope", request.scope());
         return Panache.withTransaction(() -> SecretScopeRow.<SecretScopeRow>findById(scope).flatMap(existing -> {
             if (existing != null) {
-                throw RegistryException.exists("scope: secret scope '" + scope + "' already exists; choose another "
+                throw ApiException.exists("scope: secret scope '" + scope + "' already exists; choose another "
                         + "name or put secrets into the existing scope");
             }
             SecretScopeRow row = new SecretScopeRow();
@@ -50,7 +50,7 @@ public class SecretService {
         String scope = Names.onePart("scope", request.scope());
         String key = Names.onePart("key", request.key());
         if (request.stringValue() == null) {
-            throw RegistryException.missing("string_value");
+            throw ApiException.missing("string_value");
         }
         byte[] sealed = cipher.encrypt(request.stringValue(), SecretRow.associatedData(scope, key));
         return Panache.withTransaction(() -> scopeFor(caller, scope, Privilege.WRITE)
@@ -72,7 +72,7 @@ public class SecretService {
                 .flatMap(s -> SecretRow.delete("scope = ?1 and key = ?2", scope, key))
                 .map(n -> {
                     if (n == 0) {
-                        throw RegistryException.notFound("key: secret '" + key + "' does not exist in scope '" + scope
+                        throw ApiException.notFound("key: secret '" + key + "' does not exist in scope '" + scope
                                 + "'; list the scope's keys with GET /api/2.0/secrets/list?scope=" + scope);
                     }
                     return null;
@@ -92,7 +92,7 @@ public class SecretService {
         String principal = Names.principal("principal", request.principal());
         String permission = request.permission() == null ? null : request.permission().toUpperCase(Locale.ROOT);
         if (permission == null || !PERMISSIONS.contains(permission)) {
-            throw RegistryException.invalid("permission", "must be one of READ, WRITE, MANAGE");
+            throw ApiException.invalid("permission", "must be one of READ, WRITE, MANAGE");
         }
         return Panache.withTransaction(() -> scopeFor(caller, scope, Privilege.MANAGE)
                 .flatMap(s -> ScopeAclRow.<ScopeAclRow>find("scope = ?1 and principal = ?2", scope,
@@ -119,7 +119,7 @@ public class SecretService {
         String key = Names.onePart(field + ".key", ref.key());
         return SecretScopeRow.<SecretScopeRow>findById(scope).flatMap(s -> {
             if (s == null) {
-                throw RegistryException.invalid(field + ".scope", "secret scope '" + scope + "' does not exist; create "
+                throw ApiException.invalid(field + ".scope", "secret scope '" + scope + "' does not exist; create "
                         + "it with POST /api/2.0/secrets/scopes/create");
             }
             return permissionOf(scope, caller.name()).flatMap(granted -> {
@@ -128,7 +128,7 @@ public class SecretService {
             });
         }).map(row -> {
             if (row == null) {
-                throw RegistryException.invalid(field + ".key", "secret '" + key + "' does not exist in scope '"
+                throw ApiException.invalid(field + ".key", "secret '" + key + "' does not exist in scope '"
                         + scope + "'; put it with POST /api/2.0/secrets/put");
             }
             return cipher.decrypt(row.value, SecretRow.associatedData(row.scope, row.key));
@@ -156,7 +156,7 @@ public class SecretService {
     private Uni<SecretScopeRow> scopeFor(Principal caller, String scope, Privilege needed) {
         return SecretScopeRow.<SecretScopeRow>findById(scope).flatMap(s -> {
             if (s == null) {
-                throw RegistryException.notFound("scope: secret scope '" + scope + "' does not exist; create it with "
+                throw ApiException.notFound("scope: secret scope '" + scope + "' does not exist; create it with "
                         + "POST /api/2.0/secrets/scopes/create");
             }
             return permissionOf(scope, caller.name()).map(granted -> {

@@ -9,8 +9,8 @@ import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.registry.request.AllowedLocations;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.IngestionTableSchema;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.RegistryJson;
 import io.tributary.registry.request.StreamChecks;
 import io.tributary.registry.request.StreamDefinition;
@@ -99,13 +99,13 @@ class StreamCreation {
         String destination = checked.destinationName();
         return StreamRow.count("fullName", checked.fullName()).flatMap(n -> {
             if (n > 0) {
-                throw RegistryException.exists("name: stream '" + checked.fullName() + "' already exists; choose "
+                throw ApiException.exists("name: stream '" + checked.fullName() + "' already exists; choose "
                         + "another name or delete it first");
             }
             return TableRow.<TableRow>findById(destination);
         }).flatMap(existing -> {
             if (existing != null) {
-                throw RegistryException.exists(StreamChecks.DESTINATION + ": table '" + destination + "' already "
+                throw ApiException.exists(StreamChecks.DESTINATION + ": table '" + destination + "' already "
                         + "exists" + (TableRow.INGESTION.equals(existing.kind) ? " as another stream's ingestion table"
                                 : " as a registered table") + "; choose another table name");
             }
@@ -139,7 +139,7 @@ class StreamCreation {
             allowedLocations.check(StreamChecks.BACKFILL, p.backfillLocation());
         }
         if (tables.exists(p.destinationLocation())) {
-            throw RegistryException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
+            throw ApiException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
                     + p.destinationLocation() + "; choose another table name");
         }
         if (p.backfillLocation() != null) {
@@ -149,12 +149,12 @@ class StreamCreation {
         try {
             positions = StartPositions.capture(p.sources().kafkaProperties(), checked.subscription(), kafkaTimeout);
         } catch (StartPositions.KafkaAccessException e) {
-            throw RegistryException.invalid("connection_config", e.getMessage());
+            throw ApiException.invalid("connection_config", e.getMessage());
         }
         try {
             tables.create(p.destinationLocation(), rowSchema, positions);
         } catch (TableExistsException e) {
-            throw RegistryException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
+            throw ApiException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
                     + p.destinationLocation() + "; choose another table name");
         }
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
@@ -182,13 +182,13 @@ class StreamCreation {
 
     private void checkBackfillSource(String name, String location) {
         if (!tables.exists(location)) {
-            throw RegistryException.invalid(StreamChecks.BACKFILL, "no Delta table '" + name + "' at " + location
+            throw ApiException.invalid(StreamChecks.BACKFILL, "no Delta table '" + name + "' at " + location
                     + "; register it with POST /api/2.1/unity-catalog/tables or create it there");
         }
         boolean hasTimestamp = tables.columns(location).stream()
                 .anyMatch(c -> c.name().equals(TIMESTAMP_COLUMN) && c.type().equalsIgnoreCase("timestamp"));
         if (!hasTimestamp) {
-            throw RegistryException.invalid(StreamChecks.BACKFILL, "table '" + name + "' has no column "
+            throw ApiException.invalid(StreamChecks.BACKFILL, "table '" + name + "' has no column "
                     + TIMESTAMP_COLUMN + " of type timestamp; the backfill needs it to find the overlap");
         }
     }
@@ -199,18 +199,18 @@ class StreamCreation {
         } catch (InvalidSchemaException e) {
             String path = e.field() == null ? field
                     : e.field().startsWith("schema_config") ? e.field() : "schema_config." + e.field();
-            throw RegistryException.invalid(path, e.getMessage());
+            throw ApiException.invalid(path, e.getMessage());
         }
     }
 
     private static Throwable conflictOnRace(Throwable e) {
-        if (e instanceof RegistryException) {
+        if (e instanceof ApiException) {
             return e;
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof org.hibernate.exception.ConstraintViolationException
                     || String.valueOf(t.getMessage()).contains("duplicate key")) {
-                return RegistryException.exists("name: the stream or its ingestion table was created concurrently "
+                return ApiException.exists("name: the stream or its ingestion table was created concurrently "
                         + "by another request");
             }
         }

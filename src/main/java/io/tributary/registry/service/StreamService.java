@@ -6,8 +6,8 @@ import io.tributary.delta.Tables;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.PipelineControl;
 import io.tributary.registry.lock.StreamWriteLocks;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.StreamDefinition;
 import io.tributary.registry.store.GrantRow;
 import io.tributary.registry.store.GrantStore;
@@ -53,7 +53,7 @@ public class StreamService {
         String fullName = Names.fullName("name", nameParam);
         return reads.one(fullName, caller.name()).flatMap(found -> {
             if (found == null) {
-                throw RegistryException.notFound("stream '" + fullName + "' does not exist");
+                throw ApiException.notFound("stream '" + fullName + "' does not exist");
             }
             AccessPolicy.require(caller, found.tableOwner(), found.privileges(), Privilege.SELECT, "table",
                     found.stream().tableName);
@@ -68,13 +68,13 @@ public class StreamService {
     public Uni<JsonBody> list(Principal caller, String catalogParam, String schemaParam, Integer maxResultsParam,
             String pageToken, boolean includeSchemas) {
         if (catalogParam == null || catalogParam.isEmpty()) {
-            throw RegistryException.missing("catalog_name");
+            throw ApiException.missing("catalog_name");
         }
         String catalog = Names.onePart("catalog_name", catalogParam);
         String schema = schemaParam == null || schemaParam.isEmpty() ? null : Names.onePart("schema_name", schemaParam);
         int maxResults = maxResultsParam == null ? 50 : maxResultsParam;
         if (maxResults < 1 || maxResults > 1000) {
-            throw RegistryException.invalid("max_results", maxResults + " is out of range; use 1 to 1000");
+            throw ApiException.invalid("max_results", maxResults + " is out of range; use 1 to 1000");
         }
         String after = pageToken == null || pageToken.isEmpty() ? null : decodeToken(pageToken);
         return reads.page(caller, catalog, schema, after, maxResults + 1).map(rows -> {
@@ -116,7 +116,7 @@ public class StreamService {
     private Uni<Found> readable(Principal caller, String fullName, Privilege needed) {
         return StreamRow.<StreamRow>find("fullName", fullName).<StreamRow>firstResult().flatMap(stream -> {
             if (stream == null) {
-                throw RegistryException.notFound("stream '" + fullName + "' does not exist");
+                throw ApiException.notFound("stream '" + fullName + "' does not exist");
             }
             return TableRow.<TableRow>findById(stream.tableName).flatMap(table -> grants
                     .privileges(GrantRow.TABLE, stream.tableName, caller.name()).map(granted -> {
@@ -139,7 +139,7 @@ public class StreamService {
         } catch (IllegalArgumentException e) {
             // fall through
         }
-        throw RegistryException.invalid("page_token", "is not a token this server issued; pass next_page_token "
+        throw ApiException.invalid("page_token", "is not a token this server issued; pass next_page_token "
                 + "from the previous response unchanged");
     }
 }

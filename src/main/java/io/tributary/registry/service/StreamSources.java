@@ -1,8 +1,8 @@
 package io.tributary.registry.service;
 
 import io.smallrye.mutiny.Uni;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ConnectionSpec;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.SecretRef;
 import io.tributary.registry.request.StreamChecks;
 import io.tributary.registry.store.ConnectionRow;
@@ -56,7 +56,7 @@ public class StreamSources {
         String name = checked.connectionName();
         return ConnectionRow.<ConnectionRow>findById(name).flatMap(row -> {
             if (row == null) {
-                throw RegistryException.invalid("connection_config.uc_connection_name", "connection '" + name
+                throw ApiException.invalid("connection_config.uc_connection_name", "connection '" + name
                         + "' does not exist; create it with POST /api/2.0/connections");
             }
             Uni<Void> access = caller == null ? Uni.createFrom().voidItem()
@@ -70,14 +70,14 @@ public class StreamSources {
                 return access.map(v -> new Resolved(kafka, checked.key().direct(), checked.value().direct()));
             }
             if (options.schemaRegistryUrl() == null) {
-                throw RegistryException.invalid("schema_config.schema_registry_config", "connection '" + name
+                throw ApiException.invalid("schema_config.schema_registry_config", "connection '" + name
                         + "' has no schema_registry_url; set it on the connection or declare the schemas inline "
                         + "with schema_config.direct_schemas");
             }
             Uni<String> apiSecret = checked.registrySecret() != null
                     ? secret(caller, checked.registrySecret(), "schema_config.schema_registry_config.api_secret_ref")
                     : secrets.read(options.schemaRegistryApiSecret()).onFailure(java.util.NoSuchElementException.class)
-                            .transform(e -> RegistryException.invalid("connection_config.uc_connection_name",
+                            .transform(e -> ApiException.invalid("connection_config.uc_connection_name",
                                     "connection '" + name + "' references a schema_registry_api_secret that no longer "
                                             + "exists; put the secret again or recreate the connection"));
             return access.flatMap(v -> apiSecret).map(secret -> {

@@ -8,8 +8,8 @@ import io.smallrye.mutiny.Uni;
 import io.tributary.delta.Column;
 import io.tributary.delta.Tables;
 import io.tributary.registry.request.AllowedLocations;
+import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
-import io.tributary.registry.request.RegistryException;
 import io.tributary.registry.request.Requests;
 import io.tributary.registry.store.GrantRow;
 import io.tributary.registry.store.GrantStore;
@@ -59,7 +59,7 @@ public class TableService {
                 .flatMap(access -> Blocking.call(() -> {
                     Resolved r = access.resolved();
                     if (!tables.exists(r.location())) {
-                        throw RegistryException.notFound("table '" + fullName + "' does not exist (no Delta table at "
+                        throw ApiException.notFound("table '" + fullName + "' does not exist (no Delta table at "
                                 + "its location)");
                     }
                     AccessPolicy.require(caller, r.owner(), access.granted(), Privilege.SELECT, "table", fullName);
@@ -81,17 +81,17 @@ public class TableService {
         String location = allowedLocations.check("storage_location", request.storageLocation());
         return Panache.withSession(() -> TableRow.<TableRow>findById(fullName)).flatMap(existing -> {
             if (existing != null) {
-                throw RegistryException.exists("name: table '" + fullName + "' is already registered at "
+                throw ApiException.exists("name: table '" + fullName + "' is already registered at "
                         + existing.storageLocation);
             }
             return Blocking.call(() -> {
                 if (!tables.exists(location)) {
-                    throw RegistryException.invalid("storage_location", "no Delta table at '" + location
+                    throw ApiException.invalid("storage_location", "no Delta table at '" + location
                             + "'; register the location of an existing Delta table (its _delta_log directory's parent)");
                 }
                 if (tables.exists(tables.defaultLocation(parts.get(0), parts.get(1), parts.get(2)))
                         && !sameLocation(location, tables.defaultLocation(parts.get(0), parts.get(1), parts.get(2)))) {
-                    throw RegistryException.exists("name: a warehouse table named '" + fullName + "' already exists; "
+                    throw ApiException.exists("name: a warehouse table named '" + fullName + "' already exists; "
                             + "choose another name");
                 }
                 return tables.columns(location);
@@ -105,7 +105,7 @@ public class TableService {
             row.createdAt = Instant.now().truncatedTo(ChronoUnit.MILLIS);
             return Panache.withTransaction(() -> TableRow.<TableRow>findById(fullName).flatMap(raced -> {
                 if (raced != null) {
-                    throw RegistryException.exists("name: table '" + fullName + "' is already registered");
+                    throw ApiException.exists("name: table '" + fullName + "' is already registered");
                 }
                 return row.persist();
             })).map(ignored -> {

@@ -17,7 +17,7 @@ class AllowedLocationsTest {
     Path dir;
 
     private static void outside(AllowedLocations allowed, String location) {
-        assertThatThrownBy(() -> allowed.check(FIELD, location)).as(location).isInstanceOf(RegistryException.class)
+        assertThatThrownBy(() -> allowed.check(FIELD, location)).as(location).isInstanceOf(ApiException.class)
                 .hasMessageStartingWith(FIELD + ":");
     }
 
