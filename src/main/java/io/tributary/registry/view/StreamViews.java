@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.registry.request.RegistryJson;
 import io.tributary.registry.store.StreamRow;
@@ -16,8 +18,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The stream as the API shows it (SPEC 2.3): its definition plus identity, state and statuses, written as JSON.
@@ -28,12 +28,15 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class StreamViews {
     /**
-     * Beyond this many characters of cached JSON the cache starts over: it only saves work, ids are never reused, and
-     * schemas can be large, so a count of streams would not bound the memory (the stream-api function is small).
+     * The cache holds at most this many characters of JSON, weighed per entry: schemas can be large, so a count of
+     * streams would not bound the memory (the stream-api function is small). Beyond it Caffeine evicts the entries
+     * least likely to be read again; the cache only saves work, and ids are never reused.
      */
-    private static final long MAX_CACHED_CHARS = 16L << 20;
-    private static final Map<String, Members> CACHE = new ConcurrentHashMap<>();
-    private static final AtomicLong CACHED_CHARS = new AtomicLong();
+    static final long MAX_CACHED_CHARS = 16L << 20;
+    private static final Cache<String, Members> CACHE = Caffeine.newBuilder()
+            .maximumWeight(MAX_CACHED_CHARS)
+            .weigher((String id, Members m) -> (int) Math.min(Integer.MAX_VALUE, m.chars()))
+            .build();
 
     private StreamViews() {}
 
@@ -62,10 +65,7 @@ public final class StreamViews {
     }
 
     public static void forget(String streamId) {
-        Members removed = CACHE.remove(streamId);
-        if (removed != null) {
-            CACHED_CHARS.addAndGet(-removed.chars());
-        }
+        CACHE.invalidate(streamId);
     }
 
     private interface Writing {
@@ -155,20 +155,14 @@ public final class StreamViews {
         g.writeEndObject();
     }
 
+    /** The characters of JSON the cache holds now, after pending evictions: for tests of its bound. */
+    static long cachedChars() {
+        CACHE.cleanUp();
+        return CACHE.policy().eviction().orElseThrow().weightedSize().orElseThrow();
+    }
+
     private static Members members(StreamRow row) {
-        Members cached = CACHE.get(row.id);
-        if (cached != null) {
-            return cached;
-        }
-        Members parsed = parse(row.definition);
-        if (CACHED_CHARS.get() + parsed.chars() > MAX_CACHED_CHARS) {
-            CACHE.clear();
-            CACHED_CHARS.set(0);
-        }
-        if (CACHE.putIfAbsent(row.id, parsed) == null) {
-            CACHED_CHARS.addAndGet(parsed.chars());
-        }
-        return parsed;
+        return CACHE.get(row.id, id -> parse(row.definition));
     }
 
     private static Members parse(String definition) {

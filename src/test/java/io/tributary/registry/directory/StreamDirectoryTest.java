@@ -1,6 +1,5 @@
 package io.tributary.registry.directory;
 
-import org.junit.jupiter.api.Tag;
 
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.as;
@@ -22,6 +21,7 @@ import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 @Tag("quarkus")

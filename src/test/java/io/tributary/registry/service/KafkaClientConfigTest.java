@@ -1,10 +1,10 @@
 package io.tributary.registry.service;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.tributary.registry.request.ConnectionSpec;
 import io.tributary.registry.request.SecretRef;
 import io.tributary.registry.request.StreamDefinition;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

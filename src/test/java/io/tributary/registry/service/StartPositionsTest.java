@@ -1,12 +1,12 @@
 package io.tributary.registry.service;
 
-import io.tributary.registry.request.ConnectionSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.delta.PartitionKey;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
+import io.tributary.registry.request.ConnectionSpec;
 import io.tributary.runtime.local.EmbeddedKafka;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,5 @@
 package io.tributary.registry.view;
 
-import io.tributary.registry.store.StreamRow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.IngestionStatus;
+import io.tributary.registry.store.StreamRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,6 +67,21 @@ class StreamViewsTest {
         assertEquals(JSON.readTree(DEFINITION).get("schema_config"), with.at("/streams/0/schema_config"));
         assertFalse(with.has("next_page_token"));
         assertTrue(with.get("streams").isArray());
+    }
+
+    @Test
+    void theCacheHoldsAtMostItsWeightOfJsonHoweverManyLargeDefinitionsAreViewed() throws Exception {
+        // 24 definitions with a schema of about 1M characters each: 48M characters cached in both forms unbounded.
+        String bigSchema = "{\\\"type\\\":\\\"record\\\",\\\"name\\\":\\\"" + "x".repeat(1 << 20) + "\\\"}";
+        for (int i = 0; i < 24; i++) {
+            StreamRow row = row();
+            row.definition = DEFINITION.replace("{\\\"type\\\":\\\"long\\\"}", bigSchema);
+            JsonNode view = JSON.readTree(StreamViews.one(row, null).utf8());
+            assertEquals(row.id, view.get("stream_id").asText());
+            assertTrue(StreamViews.cachedChars() <= StreamViews.MAX_CACHED_CHARS,
+                    "cached " + StreamViews.cachedChars() + " chars after " + (i + 1) + " views");
+        }
+        assertTrue(StreamViews.cachedChars() > 0, "the cache keeps what fits");
     }
 
     private static StreamRow row() {
