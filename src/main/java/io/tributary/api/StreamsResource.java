@@ -20,7 +20,6 @@ import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -36,12 +35,11 @@ public class StreamsResource {
 
     @POST
     @Operation(summary = "Create a stream: validates it, creates its ingestion table and starts ingesting")
-    @RequestBody(content = @Content(schema = @Schema(implementation = StreamDefinition.class)))
     @APIResponse(responseCode = "200", description = "The stream created",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = StreamSchemas.View.class)))
-    public Uni<JsonBody> create(String body) {
-        return streams.create(caller.principal(), RegistryJson.parse(body, StreamDefinition.class));
+    public Uni<JsonBody> create(StreamDefinition body) {
+        return streams.create(caller.principal(), RegistryJson.present(body));
     }
 
     @GET

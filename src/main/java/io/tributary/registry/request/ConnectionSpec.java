@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 /** The body of {@code POST /api/2.0/connections} (SPEC 2.2). */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ConnectionSpec(String name, String connectionType, Options options, String comment) {
+public record ConnectionSpec(String name, String connectionType, Options options, String comment)
+        implements ApiRequest {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -36,11 +36,23 @@ public final class RegistryJson {
 
     private RegistryJson() {}
 
+    /** A request body the framework bound, or the MALFORMED_REQUEST answer to an empty one. */
+    public static <T> T present(T body) {
+        if (body == null) {
+            throw empty();
+        }
+        return body;
+    }
+
+    private static ApiException empty() {
+        return new ApiException(ErrorCode.MALFORMED_REQUEST,
+                "the request body is empty: send a JSON object with Content-Type application/json");
+    }
+
     /** Parses a request body; {@code null} or blank bodies are malformed. */
     public static <T> T parse(String body, Class<T> type) {
         if (body == null || body.isBlank()) {
-            throw new ApiException(ErrorCode.MALFORMED_REQUEST,
-                    "the request body is empty: send a JSON object with Content-Type application/json");
+            throw empty();
         }
         try {
             T value = MAPPER.readValue(body, type);

@@ -9,24 +9,24 @@ import java.util.List;
 public final class Requests {
     private Requests() {}
 
-    public record CreateScope(String scope) {}
+    public record CreateScope(String scope) implements ApiRequest {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record PutSecret(String scope, String key, String stringValue) {
+    public record PutSecret(String scope, String key, String stringValue) implements ApiRequest {
         @Override
         public String toString() {
             return "PutSecret[" + scope + "/" + key + "]";
         }
     }
 
-    public record DeleteSecret(String scope, String key) {}
+    public record DeleteSecret(String scope, String key) implements ApiRequest {}
 
-    public record PutAcl(String scope, String principal, String permission) {}
+    public record PutAcl(String scope, String principal, String permission) implements ApiRequest {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record RegisterTable(String name, String storageLocation) {}
+    public record RegisterTable(String name, String storageLocation) implements ApiRequest {}
 
-    public record UpdatePermissions(List<Change> changes) {}
+    public record UpdatePermissions(List<Change> changes) implements ApiRequest {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Change(String principal, List<String> add, List<String> remove) {}

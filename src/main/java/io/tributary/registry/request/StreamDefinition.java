@@ -13,7 +13,7 @@ public record StreamDefinition(
         SourceConfig sourceConfig,
         ConnectionConfig connectionConfig,
         SchemaConfig schemaConfig,
-        IngestionConfig ingestionConfig) {
+        IngestionConfig ingestionConfig) implements ApiRequest {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -7,8 +7,9 @@ import io.tributary.registry.request.SecretRef;
 import io.tributary.registry.request.StreamDefinition;
 
 /**
- * Request bodies are read as strings and bound by {@link RegistryJson}'s own mapper, which Quarkus cannot see; the
- * bound and stored types are registered here for native images.
+ * Request bodies are bound by {@link io.tributary.registry.request.RegistryJson}'s own strict mapper (through
+ * {@code api.StrictJsonReader}), which Quarkus cannot see; the bound and stored types are registered here for native
+ * images.
  */
 @RegisterForReflection(targets = {
     StreamDefinition.class, StreamDefinition.SourceConfig.class, StreamDefinition.KafkaStreamConfig.class,
