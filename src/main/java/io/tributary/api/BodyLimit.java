@@ -16,7 +16,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class BodyLimit {
 
-    @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K")
+    // Quarkus always supplies this setting (its own default, or application.properties): no default repeated here.
+    @ConfigProperty(name = "quarkus.http.limits.max-body-size")
     MemorySize maxBodySize;
 
     void install(@Observes Router router) {

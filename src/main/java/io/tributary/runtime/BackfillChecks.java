@@ -2,6 +2,7 @@ package io.tributary.runtime;
 
 import io.tributary.backfill.Backfill;
 import io.tributary.backfill.BackfillSettings;
+import io.tributary.config.BackfillConfig;
 import io.tributary.delta.Tables;
 import io.tributary.registry.directory.BackfillRound;
 import io.tributary.registry.directory.BackfillTargets;

@@ -1,6 +1,7 @@
 package io.tributary.runtime;
 
 import io.quarkus.vertx.VertxContextSupport;
+import io.tributary.config.MaintenanceConfig;
 import io.tributary.delta.Tables;
 import io.tributary.maintenance.MaintenanceSettings;
 import io.tributary.maintenance.TableMaintenance;

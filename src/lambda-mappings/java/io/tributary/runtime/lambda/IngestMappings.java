@@ -2,6 +2,7 @@ package io.tributary.runtime.lambda;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.config.KafkaAdminConfig;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
@@ -23,7 +24,6 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.AmazonManagedKafkaEventSourceConfig;
@@ -76,11 +76,10 @@ public class IngestMappings {
     private final Duration pollInterval;
 
     @Inject
-    public IngestMappings(IngestMappingSettings settings,
-            @ConfigProperty(name = "tributary.kafka.admin-timeout", defaultValue = "10s") Duration kafkaTimeout) {
+    public IngestMappings(IngestMappingSettings settings, KafkaAdminConfig kafka) {
         this(LambdaClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
                 SecretsManagerClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
-                settings, properties -> StartPositions.topicNames(properties, kafkaTimeout), Duration.ofMinutes(2),
+                settings, properties -> StartPositions.topicNames(properties, kafka.adminTimeout()), Duration.ofMinutes(2),
                 Duration.ofSeconds(2));
     }
 

@@ -2,6 +2,7 @@ package io.tributary.registry.health;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
+import io.tributary.config.RegistryProbeConfig;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
 import io.vertx.core.Future;
@@ -50,15 +51,13 @@ public class RegistryHealth {
     @Inject
     RegistryHealth(Vertx vertx, @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> url,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
-            @ConfigProperty(name = "tributary.registry.probe-interval", defaultValue = "1s") Duration interval,
-            @ConfigProperty(name = "tributary.registry.probe-timeout", defaultValue = "1500ms") Duration timeout) {
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password, RegistryProbeConfig probe) {
         this.vertx = vertx;
         this.url = url.map(u -> u.split(",")[0].trim());
         this.user = user;
         this.password = password;
-        this.interval = interval;
-        this.timeout = timeout;
+        this.interval = probe.probeInterval();
+        this.timeout = probe.probeTimeout();
     }
 
     /**

@@ -2,6 +2,7 @@ package io.tributary.registry.service;
 
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.tributary.config.KafkaAdminConfig;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.TableExistsException;
 import io.tributary.delta.Tables;
@@ -29,13 +30,11 @@ import io.tributary.security.Privilege;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.avro.Schema;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -62,8 +61,8 @@ class StreamCreation {
     Instance<PipelineControl> pipelines;
     @Inject
     StreamStatuses statuses;
-    @ConfigProperty(name = "tributary.kafka.admin-timeout", defaultValue = "10s")
-    Duration kafkaTimeout;
+    @Inject
+    KafkaAdminConfig kafka;
 
     /** What the database says before any blocking work: the request may proceed. */
     private record Prepared(StreamChecks.Checked checked, StreamSources.Resolved sources, String destinationLocation,
@@ -147,7 +146,7 @@ class StreamCreation {
         }
         Map<PartitionKey, Long> positions;
         try {
-            positions = StartPositions.capture(p.sources().kafkaProperties(), checked.subscription(), kafkaTimeout);
+            positions = StartPositions.capture(p.sources().kafkaProperties(), checked.subscription(), kafka.adminTimeout());
         } catch (StartPositions.KafkaAccessException e) {
             throw ApiException.invalid("connection_config", e.getMessage());
         }

@@ -1,4 +1,4 @@
-package io.tributary.runtime;
+package io.tributary.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;

@@ -1,4 +1,4 @@
-package io.tributary.runtime;
+package io.tributary.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
@@ -6,7 +6,7 @@ import io.smallrye.config.WithDefault;
 import io.tributary.runtime.config.DurationConverter;
 import java.time.Duration;
 
-/** SPEC 6: {@code TRIBUTARY_BACKFILL_*}. */
+/** SPEC 6: {@code TRIBUTARY_BACKFILL_*}, for the server's schedule and the backfill function alike. */
 @ConfigMapping(prefix = "tributary.backfill")
 public interface BackfillConfig {
 
