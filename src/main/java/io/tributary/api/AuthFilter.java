@@ -1,6 +1,6 @@
 package io.tributary.api;
 
-import io.tributary.registry.ErrorCode;
+import io.tributary.registry.request.ErrorCode;
 import io.tributary.security.Authenticator;
 import io.tributary.security.UnauthenticatedException;
 import jakarta.inject.Inject;

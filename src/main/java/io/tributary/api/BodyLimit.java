@@ -1,7 +1,7 @@
 package io.tributary.api;
 
 import io.quarkus.runtime.configuration.MemorySize;
-import io.tributary.registry.ErrorCode;
+import io.tributary.registry.request.ErrorCode;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,7 +16,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class BodyLimit {
 
-    @ConfigProperty(name = "quarkus.http.limits.max-body-size", defaultValue = "10240K")
+    // Quarkus always supplies this setting (its own default, or application.properties): no default repeated here.
+    @ConfigProperty(name = "quarkus.http.limits.max-body-size")
     MemorySize maxBodySize;
 
     void install(@Observes Router router) {

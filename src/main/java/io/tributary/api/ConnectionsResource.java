@@ -1,9 +1,9 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.ConnectionService;
-import io.tributary.registry.ConnectionSpec;
-import io.tributary.registry.RegistryJson;
+import io.tributary.registry.request.ConnectionSpec;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.service.ConnectionService;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -15,9 +15,6 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 @Path("/api/2.0/connections")
@@ -32,9 +29,8 @@ public class ConnectionsResource {
 
     @POST
     @Operation(summary = "Create a Kafka connection; the password is stored encrypted and never returned")
-    @RequestBody(content = @Content(schema = @Schema(implementation = ConnectionSpec.class)))
-    public Uni<ConnectionService.ConnectionView> create(String body) {
-        return connections.create(caller.principal(), RegistryJson.parse(body, ConnectionSpec.class));
+    public Uni<ConnectionService.ConnectionView> create(ConnectionSpec body) {
+        return connections.create(caller.principal(), RegistryJson.present(body));
     }
 
     @GET

@@ -1,7 +1,7 @@
 package io.tributary.api;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.tributary.registry.ErrorCode;
+import io.tributary.registry.request.ErrorCode;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 

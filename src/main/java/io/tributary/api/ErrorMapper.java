@@ -1,12 +1,12 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.ErrorCode;
-import io.tributary.registry.RegistryException;
-import io.tributary.registry.RegistryHealth;
-import jakarta.inject.Inject;
+import io.tributary.registry.health.RegistryHealth;
+import io.tributary.registry.request.ApiException;
+import io.tributary.registry.request.ErrorCode;
 import io.tributary.security.PermissionDeniedException;
 import io.tributary.security.UnauthenticatedException;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
@@ -23,7 +23,7 @@ public class ErrorMapper {
     RegistryHealth health;
 
     @ServerExceptionMapper
-    public Response registry(RegistryException e) {
+    public Response registry(ApiException e) {
         Response response = ErrorBody.response(e.code(), e.getMessage());
         return e.code() == ErrorCode.TEMPORARILY_UNAVAILABLE
                 ? Response.fromResponse(response).header("Retry-After", "5").build() : response;
@@ -61,7 +61,7 @@ public class ErrorMapper {
         Throwable lost = lostConnection(e);
         if (lost != null && health.failure() == null) {
             LOG.warnf("request failed on a lost connection: %s", lost.getMessage());
-            return Uni.createFrom().item(registry(new RegistryException(ErrorCode.TEMPORARILY_UNAVAILABLE,
+            return Uni.createFrom().item(registry(new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE,
                     "a service this request needs is not answering (" + lost.getMessage()
                             + "); retry in a few seconds")));
         }

@@ -1,12 +1,12 @@
 package io.tributary.api;
 
-import io.tributary.registry.JsonBody;
+import io.tributary.registry.view.JsonBody;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.ext.Provider;
-import java.io.OutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveResourceInfo;

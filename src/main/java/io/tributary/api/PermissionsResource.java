@@ -1,9 +1,9 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.PermissionService;
-import io.tributary.registry.RegistryJson;
-import io.tributary.registry.Requests;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.request.Requests;
+import io.tributary.registry.service.PermissionService;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
@@ -12,9 +12,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 @Path("/api/2.1/unity-catalog/permissions")
@@ -38,10 +35,9 @@ public class PermissionsResource {
     @PATCH
     @Path("/{securable_type}/{name}")
     @Operation(summary = "Add or remove grants on a table or connection (needs MANAGE)")
-    @RequestBody(content = @Content(schema = @Schema(implementation = Requests.UpdatePermissions.class)))
     public Uni<PermissionService.Assignments> update(@PathParam("securable_type") String type,
-            @PathParam("name") String name, String body) {
+            @PathParam("name") String name, Requests.UpdatePermissions body) {
         return permissions.update(caller.principal(), type, name,
-                RegistryJson.parse(body, Requests.UpdatePermissions.class));
+                RegistryJson.present(body));
     }
 }

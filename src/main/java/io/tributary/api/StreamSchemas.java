@@ -2,13 +2,13 @@ package io.tributary.api;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import io.tributary.registry.StreamDefinition;
+import io.tributary.registry.request.StreamDefinition;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The OpenAPI shapes of the stream responses. The registry writes those as JSON itself ({@link
- * io.tributary.registry.JsonBody}), so nothing here is serialised: these types only describe the bytes.
+ * io.tributary.registry.view.JsonBody}), so nothing here is serialised: these types only describe the bytes.
  */
 final class StreamSchemas {
     private StreamSchemas() {}

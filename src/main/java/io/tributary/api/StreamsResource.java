@@ -1,12 +1,12 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.ErrorCode;
-import io.tributary.registry.JsonBody;
-import io.tributary.registry.RegistryException;
-import io.tributary.registry.RegistryJson;
-import io.tributary.registry.StreamDefinition;
-import io.tributary.registry.StreamService;
+import io.tributary.registry.request.ApiException;
+import io.tributary.registry.request.ErrorCode;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.request.StreamDefinition;
+import io.tributary.registry.service.StreamService;
+import io.tributary.registry.view.JsonBody;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -20,7 +20,6 @@ import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -36,12 +35,11 @@ public class StreamsResource {
 
     @POST
     @Operation(summary = "Create a stream: validates it, creates its ingestion table and starts ingesting")
-    @RequestBody(content = @Content(schema = @Schema(implementation = StreamDefinition.class)))
     @APIResponse(responseCode = "200", description = "The stream created",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = StreamSchemas.View.class)))
-    public Uni<JsonBody> create(String body) {
-        return streams.create(caller.principal(), RegistryJson.parse(body, StreamDefinition.class));
+    public Uni<JsonBody> create(StreamDefinition body) {
+        return streams.create(caller.principal(), RegistryJson.present(body));
     }
 
     @GET
@@ -80,7 +78,7 @@ public class StreamsResource {
         try {
             return Integer.valueOf(value.trim());
         } catch (NumberFormatException e) {
-            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": is not an integer; use 1 to 1000");
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": is not an integer; use 1 to 1000");
         }
     }
 
@@ -91,6 +89,6 @@ public class StreamsResource {
         if (value.equalsIgnoreCase("true")) {
             return true;
         }
-        throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": use true or false");
+        throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": use true or false");
     }
 }

@@ -1,9 +1,9 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.registry.RegistryJson;
-import io.tributary.registry.Requests;
-import io.tributary.registry.TableService;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.request.Requests;
+import io.tributary.registry.service.TableService;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -12,9 +12,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.media.Content;
-import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 @Path("/api/2.1/unity-catalog/tables")
@@ -36,8 +33,7 @@ public class TablesResource {
 
     @POST
     @Operation(summary = "Register an existing external Delta table under a three-part name")
-    @RequestBody(content = @Content(schema = @Schema(implementation = Requests.RegisterTable.class)))
-    public Uni<TableService.TableView> register(String body) {
-        return tables.register(caller.principal(), RegistryJson.parse(body, Requests.RegisterTable.class));
+    public Uni<TableService.TableView> register(Requests.RegisterTable body) {
+        return tables.register(caller.principal(), RegistryJson.present(body));
     }
 }

@@ -4,7 +4,11 @@ package io.tributary.backfill;
  * A set of 128-bit key hashes in one {@code long[]} with open addressing (linear probing): 16 bytes a slot and no
  * object per key, so ten million keys fit in a few hundred MB instead of gigabytes of boxed entries. The all-zero
  * slot is chosen by the low bits of the hash's second half (a multi-pass merge partitions by the high bits of the
- * first half, so every pass still spreads over all slots). The all-zero hash marks an empty slot; a real all-zero hash is stored as (0, 1), which merges two keys with odds of 2^-128.
+ * first half, so every pass still spreads over all slots). The all-zero hash marks an empty slot; a real all-zero
+ * hash is stored as (0, 1), which merges two keys with odds of 2^-128.
+ *
+ * <p>Hand-written on purpose: no library on the classpath has a primitive set of 128-bit keys (Guava's and the JDK's
+ * sets box every key), and the merge's memory bound rests on the 16 bytes a slot.
  */
 final class KeyHashSet {
     private static final double MAX_LOAD = 0.7;

@@ -3,6 +3,10 @@ package io.tributary.backfill;
 /**
  * MurmurHash3 x64 128-bit (Austin Appleby's public-domain algorithm). With 2^-128 collision odds per pair, a dedup
  * key can be stored as its hash alone: 10M keys collide with probability about 10^-25.
+ *
+ * <p>Hand-written on purpose: its one caller ({@code DedupKeys}) seeds it with a 64-bit seed, and the libraries on the
+ * classpath take only an int seed (Guava {@code Hashing.murmur3_128(int)}, commons-codec
+ * {@code MurmurHash3.hash128x64(..., int)}, hash4j {@code Hashing.murmur3_128(int)}), so none gives the same bits.
  */
 final class Murmur3 {
     private static final long C1 = 0x87c37b91114253d5L;

@@ -2,10 +2,11 @@ package io.tributary.runtime;
 
 import io.tributary.backfill.Backfill;
 import io.tributary.backfill.BackfillSettings;
+import io.tributary.config.BackfillConfig;
 import io.tributary.delta.Tables;
-import io.tributary.registry.BackfillRound;
-import io.tributary.registry.BackfillTargets;
-import io.tributary.registry.StreamWriteLocks;
+import io.tributary.registry.directory.BackfillRound;
+import io.tributary.registry.directory.BackfillTargets;
+import io.tributary.registry.lock.StreamWriteLocks;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

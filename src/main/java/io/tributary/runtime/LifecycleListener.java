@@ -5,7 +5,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.ingest.PipelineSpec;
-import io.tributary.registry.StreamDirectory;
+import io.tributary.registry.directory.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;

@@ -1,11 +1,12 @@
 package io.tributary.runtime;
 
 import io.quarkus.vertx.VertxContextSupport;
+import io.tributary.config.MaintenanceConfig;
 import io.tributary.delta.Tables;
 import io.tributary.maintenance.MaintenanceSettings;
 import io.tributary.maintenance.TableMaintenance;
-import io.tributary.registry.IngestionTables;
-import io.tributary.registry.StreamWriteLocks;
+import io.tributary.registry.directory.IngestionTables;
+import io.tributary.registry.lock.StreamWriteLocks;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -7,7 +7,7 @@ import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.IngestionStatusSource;
 import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
-import io.tributary.registry.StreamWriteLocks;
+import io.tributary.registry.lock.StreamWriteLocks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;

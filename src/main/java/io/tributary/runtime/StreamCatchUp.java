@@ -2,7 +2,7 @@ package io.tributary.runtime;
 
 import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.ingest.PipelineSpec;
-import io.tributary.registry.StreamDirectory;
+import io.tributary.registry.directory.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.HashSet;

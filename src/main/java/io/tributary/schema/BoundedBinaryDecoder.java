@@ -14,6 +14,9 @@ import org.apache.avro.util.Utf8;
  * crafted bytes could make it allocate a gigabyte or loop over billions of null items; a Kafka message must not be
  * able to do that. A collection may not claim more items than there are bytes left, which every valid datum meets
  * except an array of more nulls than its message has bytes.
+ *
+ * <p>Hand-written on purpose: Avro offers no decoder bounded by the message, and its limits are system properties
+ * for the whole JVM, which would also bind every other Avro user in the process.
  */
 final class BoundedBinaryDecoder extends Decoder {
     private byte[] buf;

@@ -63,7 +63,7 @@ final class RegistryClient {
     }
 
     /** @param version a version number, or null for the latest */
-    RegisteredSchema version(String subject, Integer version) throws RegistryException {
+    RegisteredSchema version(String subject, Integer version) throws SchemaRegistryException {
         String path = "/subjects/" + encode(subject) + "/versions/" + (version == null ? "latest" : version);
         JsonNode body = get(path, "subject `" + subject + "`" + (version == null ? "" : " version " + version));
         RegisteredSchema schema = parse(body, body.path("id").asInt(-1));
@@ -72,7 +72,7 @@ final class RegistryClient {
     }
 
     /** The subject's version numbers, oldest first. */
-    java.util.List<Integer> versions(String subject) throws RegistryException {
+    java.util.List<Integer> versions(String subject) throws SchemaRegistryException {
         JsonNode body = get("/subjects/" + encode(subject) + "/versions", "subject `" + subject + "`");
         java.util.List<Integer> versions = new java.util.ArrayList<>();
         for (JsonNode v : body) {
@@ -84,7 +84,7 @@ final class RegistryClient {
         return versions;
     }
 
-    RegisteredSchema byId(int id) throws RegistryException {
+    RegisteredSchema byId(int id) throws SchemaRegistryException {
         RegisteredSchema cached = byId.get(id);
         if (cached != null) {
             return cached;
@@ -94,10 +94,10 @@ final class RegistryClient {
         return schema;
     }
 
-    private RegisteredSchema parse(JsonNode body, int id) throws RegistryException {
+    private RegisteredSchema parse(JsonNode body, int id) throws SchemaRegistryException {
         JsonNode text = body.get("schema");
         if (id < 0 || text == null || !text.isTextual()) {
-            throw new RegistryException(RegistryException.Kind.BAD_RESPONSE, "the schema registry at " + displayUrl
+            throw new SchemaRegistryException(SchemaRegistryException.Kind.BAD_RESPONSE, "the schema registry at " + displayUrl
                     + " answered without a schema; check that the URL points at a Confluent-compatible registry API");
         }
         String type = body.path("schemaType").asText("AVRO");
@@ -106,7 +106,7 @@ final class RegistryClient {
                 text.asText(), refs != null && refs.isArray() && !refs.isEmpty());
     }
 
-    private JsonNode get(String path, String what) throws RegistryException {
+    private JsonNode get(String path, String what) throws SchemaRegistryException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(requestTimeout).header("Accept", ACCEPT).GET();
         if (authorization != null) {
@@ -125,7 +125,7 @@ final class RegistryClient {
                 continue;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new RegistryException(RegistryException.Kind.UNAVAILABLE, "interrupted while calling the"
+                throw new SchemaRegistryException(SchemaRegistryException.Kind.UNAVAILABLE, "interrupted while calling the"
                         + " schema registry at " + displayUrl);
             }
             int status = response.statusCode();
@@ -133,26 +133,26 @@ final class RegistryClient {
                 try {
                     return JSON.readTree(response.body());
                 } catch (IOException e) {
-                    throw new RegistryException(RegistryException.Kind.BAD_RESPONSE, "the schema registry at "
+                    throw new SchemaRegistryException(SchemaRegistryException.Kind.BAD_RESPONSE, "the schema registry at "
                             + displayUrl + " answered with something that is not JSON for " + what);
                 }
             }
             if (status == 404) {
-                throw new RegistryException(RegistryException.Kind.NOT_FOUND, what + " does not exist in the schema"
+                throw new SchemaRegistryException(SchemaRegistryException.Kind.NOT_FOUND, what + " does not exist in the schema"
                         + " registry at " + displayUrl + registryMessage(response.body()));
             }
             if (status == 401 || status == 403) {
-                throw new RegistryException(RegistryException.Kind.UNAUTHORIZED, "the schema registry at "
+                throw new SchemaRegistryException(SchemaRegistryException.Kind.UNAUTHORIZED, "the schema registry at "
                         + displayUrl + " refused the credentials (HTTP " + status + ") for " + what
                         + "; check the API key and secret");
             }
             if (status != 429 && status < 500) {
-                throw new RegistryException(RegistryException.Kind.BAD_RESPONSE, "the schema registry at "
+                throw new SchemaRegistryException(SchemaRegistryException.Kind.BAD_RESPONSE, "the schema registry at "
                         + displayUrl + " answered HTTP " + status + " for " + what + registryMessage(response.body()));
             }
             lastProblem = "HTTP " + status;
         }
-        throw new RegistryException(RegistryException.Kind.UNAVAILABLE, "cannot reach the schema registry at "
+        throw new SchemaRegistryException(SchemaRegistryException.Kind.UNAVAILABLE, "cannot reach the schema registry at "
                 + displayUrl + " for " + what + " after " + attempts + " attempts (last: " + lastProblem + ")");
     }
 
@@ -170,12 +170,12 @@ final class RegistryClient {
         return "";
     }
 
-    private static void sleep(Duration d) throws RegistryException {
+    private static void sleep(Duration d) throws SchemaRegistryException {
         try {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new RegistryException(RegistryException.Kind.UNAVAILABLE, "interrupted while retrying");
+            throw new SchemaRegistryException(SchemaRegistryException.Kind.UNAVAILABLE, "interrupted while retrying");
         }
     }
 

@@ -92,8 +92,8 @@ final class RegistryEvolution {
         List<Integer> versions;
         try {
             versions = client.versions(source.subject());
-        } catch (RegistryException e) {
-            if (e.kind() == RegistryException.Kind.UNAVAILABLE) {
+        } catch (SchemaRegistryException e) {
+            if (e.kind() == SchemaRegistryException.Kind.UNAVAILABLE) {
                 throw new SchemaRegistryUnavailableException(e.getMessage());
             }
             return List.of();
@@ -108,8 +108,8 @@ final class RegistryEvolution {
                 if (!older.hasReferences()) {
                     out.add(builder.build(older, messageName));
                 }
-            } catch (RegistryException e) {
-                if (e.kind() == RegistryException.Kind.UNAVAILABLE) {
+            } catch (SchemaRegistryException e) {
+                if (e.kind() == SchemaRegistryException.Kind.UNAVAILABLE) {
                     throw new SchemaRegistryUnavailableException(e.getMessage());
                 }
             } catch (InvalidSchemaException e) {

@@ -36,8 +36,8 @@ final class RegistrySchemaCompiler {
         RegistryClient.RegisteredSchema registered;
         try {
             registered = client.version(source.subject(), source.version());
-        } catch (RegistryException e) {
-            String target = e.kind() == RegistryException.Kind.UNAUTHORIZED ? secretField(field) : subjectField;
+        } catch (SchemaRegistryException e) {
+            String target = e.kind() == SchemaRegistryException.Kind.UNAUTHORIZED ? secretField(field) : subjectField;
             String fix = switch (e.kind()) {
                 case NOT_FOUND -> "; register the schema first or correct the subject name";
                 case UNAUTHORIZED -> "";
@@ -45,7 +45,7 @@ final class RegistrySchemaCompiler {
                         + " once the registry is reachable";
             };
             // A pipeline compiling at (re)start must retry rather than report a bad schema: the cause says so.
-            throw e.kind() == RegistryException.Kind.UNAVAILABLE
+            throw e.kind() == SchemaRegistryException.Kind.UNAVAILABLE
                     ? new InvalidSchemaException(target, e.getMessage() + fix,
                             new SchemaRegistryUnavailableException(e.getMessage()))
                     : new InvalidSchemaException(target, e.getMessage() + fix);

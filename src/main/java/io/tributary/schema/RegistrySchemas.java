@@ -7,8 +7,8 @@ final class RegistrySchemas {
     static RegistryClient.RegisteredSchema fetch(RegistryClient client, int id) throws DecodeException {
         try {
             return client.byId(id);
-        } catch (RegistryException e) {
-            if (e.kind() == RegistryException.Kind.NOT_FOUND) {
+        } catch (SchemaRegistryException e) {
+            if (e.kind() == SchemaRegistryException.Kind.NOT_FOUND) {
                 throw new DecodeException("schema id " + id + " is not in the schema registry");
             }
             throw new SchemaRegistryUnavailableException(e.getMessage());

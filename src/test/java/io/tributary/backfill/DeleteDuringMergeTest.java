@@ -12,7 +12,7 @@ import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.PausingTables;
 import io.tributary.delta.Tables;
-import io.tributary.registry.StreamWriteLocks;
+import io.tributary.registry.lock.StreamWriteLocks;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -8,7 +8,7 @@ import io.tributary.delta.Tables;
 import io.tributary.delta.WriteGuard;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.Subscription;
-import io.tributary.registry.StreamWriteLocks;
+import io.tributary.registry.lock.StreamWriteLocks;
 import io.tributary.schema.SchemaSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;

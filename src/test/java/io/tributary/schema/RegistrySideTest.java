@@ -290,8 +290,8 @@ class RegistrySideTest {
         registry.delayMillis = 1_000;
         RegistryClient client = new RegistryClient(access, Duration.ofMillis(500), Duration.ofMillis(200), 2,
                 Duration.ofMillis(10));
-        RegistryException e = catchThrowableOfType(RegistryException.class, () -> client.version(subject, null));
-        assertThat(e.kind()).isEqualTo(RegistryException.Kind.UNAVAILABLE);
+        SchemaRegistryException e = catchThrowableOfType(SchemaRegistryException.class, () -> client.version(subject, null));
+        assertThat(e.kind()).isEqualTo(SchemaRegistryException.Kind.UNAVAILABLE);
         assertThat(e.getMessage()).contains("after 2 attempts", "Timeout");
     }
 
@@ -300,8 +300,8 @@ class RegistrySideTest {
         registry.status = 422;
         RegistryClient client = new RegistryClient(access, Duration.ofSeconds(1), Duration.ofSeconds(1), 3,
                 Duration.ofMillis(10));
-        RegistryException e = catchThrowableOfType(RegistryException.class, () -> client.byId(1));
-        assertThat(e.kind()).isEqualTo(RegistryException.Kind.BAD_RESPONSE);
+        SchemaRegistryException e = catchThrowableOfType(SchemaRegistryException.class, () -> client.byId(1));
+        assertThat(e.kind()).isEqualTo(SchemaRegistryException.Kind.BAD_RESPONSE);
         assertThat(registry.requests).hasSize(1);
     }
 

@@ -5,19 +5,18 @@ import com.amazonaws.services.lambda.runtime.RequestHandler;
 import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.backfill.Backfill;
 import io.tributary.backfill.BackfillSettings;
+import io.tributary.config.BackfillConfig;
+import io.tributary.config.MaintenanceConfig;
 import io.tributary.delta.Tables;
 import io.tributary.maintenance.MaintenanceSettings;
 import io.tributary.maintenance.TableMaintenance;
-import io.tributary.registry.BackfillRound;
-import io.tributary.registry.BackfillTargets;
-import io.tributary.registry.IngestionTables;
-import io.tributary.registry.StreamWriteLocks;
-import io.tributary.runtime.config.ByteSizeConverter;
-import io.tributary.runtime.config.DurationConverter;
+import io.tributary.registry.directory.BackfillRound;
+import io.tributary.registry.directory.BackfillTargets;
+import io.tributary.registry.directory.IngestionTables;
+import io.tributary.registry.lock.StreamWriteLocks;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.List;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The backfill function: each scheduled tick refreshes the event source mappings of every {@code subscribe_pattern}
@@ -42,14 +41,10 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
     Tables tables;
     @Inject
     StreamWriteLocks writeLocks;
-    @ConfigProperty(name = "tributary.backfill.min-overlap", defaultValue = "1h")
-    String minOverlap;
-    @ConfigProperty(name = "tributary.backfill.max-wait", defaultValue = "48h")
-    String maxWait;
-    @ConfigProperty(name = "tributary.maintenance.target-file-size", defaultValue = "128MB")
-    String targetFileSize;
-    @ConfigProperty(name = "tributary.maintenance.vacuum-retention", defaultValue = "7d")
-    String vacuumRetention;
+    @Inject
+    BackfillConfig backfillConfig;
+    @Inject
+    MaintenanceConfig maintenanceConfig;
 
     @Override
     public BackfillSummary handleRequest(ScheduledEvent event, Context context) {
@@ -60,9 +55,8 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
         }
         TableMaintenance maintenance = maintenance();
         PatternRefresh.Summary refreshed = patterns.run();
-        DurationConverter durations = new DurationConverter();
         Backfill backfill = new Backfill(tables,
-                BackfillSettings.of(durations.convert(minOverlap), durations.convert(maxWait)), Clock.systemUTC());
+                BackfillSettings.of(backfillConfig.minOverlap(), backfillConfig.maxWait()), Clock.systemUTC());
         List<BackfillRound.Result> results;
         try {
             results = new BackfillRound(targets, backfill, writeLocks).run();
@@ -94,7 +88,7 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
      * a delete waits for maintenance in flight instead of having it recreate the log it removed.
      */
     private TableMaintenance maintenance() {
-        return new TableMaintenance(tables, new MaintenanceSettings(ByteSizeConverter.parse(targetFileSize),
-                DurationConverter.parse(vacuumRetention)), writeLocks::forTable);
+        return new TableMaintenance(tables, new MaintenanceSettings(maintenanceConfig.targetFileSize(),
+                maintenanceConfig.vacuumRetention()), writeLocks::forTable);
     }
 }

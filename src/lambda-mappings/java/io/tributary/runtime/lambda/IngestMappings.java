@@ -2,11 +2,12 @@ package io.tributary.runtime.lambda;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.config.KafkaAdminConfig;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
-import io.tributary.registry.ErrorCode;
-import io.tributary.registry.RegistryException;
+import io.tributary.registry.request.ApiException;
+import io.tributary.registry.request.ErrorCode;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,7 +24,6 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
 import software.amazon.awssdk.services.lambda.model.AmazonManagedKafkaEventSourceConfig;
@@ -76,11 +76,10 @@ public class IngestMappings {
     private final Duration pollInterval;
 
     @Inject
-    public IngestMappings(IngestMappingSettings settings,
-            @ConfigProperty(name = "tributary.kafka.admin-timeout", defaultValue = "10s") Duration kafkaTimeout) {
+    public IngestMappings(IngestMappingSettings settings, KafkaAdminConfig kafka) {
         this(LambdaClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
                 SecretsManagerClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
-                settings, properties -> StartPositions.topicNames(properties, kafkaTimeout), Duration.ofMinutes(2),
+                settings, properties -> StartPositions.topicNames(properties, kafka.adminTimeout()), Duration.ofMinutes(2),
                 Duration.ofSeconds(2));
     }
 
@@ -132,7 +131,7 @@ public class IngestMappings {
             topics = topics(spec);
         } catch (StartPositions.KafkaAccessException e) {
             // As when the start positions cannot be read: a 400 on the connection (SPEC 2).
-            throw new RegistryException(ErrorCode.INVALID_PARAMETER_VALUE, "connection_config: " + e.getMessage());
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, "connection_config: " + e.getMessage());
         }
         String alias = alias(spec.streamId());
         try {

@@ -5,7 +5,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.spi.Converter;
 
-/** Byte sizes such as {@code 64MB}, {@code 512KB}, {@code 1GB} (powers of 1024) or a bare number of bytes. */
+/**
+ * Byte sizes such as {@code 64MB}, {@code 512KB}, {@code 1GB} (powers of 1024) or a bare number of bytes.
+ *
+ * <p>Hand-written on purpose: Quarkus's {@code MemorySize} accepts only a one-letter unit ({@code [0-9]+[BKMGT...]?},
+ * so {@code 64M} but not {@code 64MB}, the form SPEC 6 and the function configs write), and the core takes a plain
+ * {@code long}, not a Quarkus type.
+ */
 public final class ByteSizeConverter implements Converter<Long> {
 
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(b|kb|k|mb|m|gb|g)?");

@@ -9,6 +9,9 @@ import org.eclipse.microprofile.config.spi.Converter;
 /**
  * Durations as SPEC 6 writes them: a whole number with a unit ({@code 500ms}, {@code 1s}, {@code 5m}, {@code 1h},
  * {@code 48h}, {@code 2d}) or ISO-8601 ({@code PT1H}). A bare number is refused: its unit would be a guess.
+ *
+ * <p>Hand-written on purpose: Quarkus's own Duration converter reads a bare number as seconds, which SPEC 6 refuses,
+ * and the functions read these settings without the server's Quarkus build steps.
  */
 public final class DurationConverter implements Converter<Duration> {
 

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.PipelineSpec;
-import io.tributary.registry.ConnectionService;
-import io.tributary.registry.StreamDirectory;
+import io.tributary.registry.directory.StreamDirectory;
+import io.tributary.registry.service.ConnectionService;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,7 +41,7 @@ final class IngestFixtures {
      */
     static void connection(ConnectionService connections, String name, String bootstrapServers) throws Throwable {
         io.quarkus.vertx.VertxContextSupport.subscribeAndAwait(() -> connections.create(RegisteredStreams.ROOT,
-                new io.tributary.registry.ConnectionSpec(name, "KAFKA", new io.tributary.registry.ConnectionSpec.Options(
+                new io.tributary.registry.request.ConnectionSpec(name, "KAFKA", new io.tributary.registry.request.ConnectionSpec.Options(
                         bootstrapServers, null, null, null, null, null, null, null, null), null)));
     }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
-import io.tributary.registry.RegistryException;
+import io.tributary.registry.request.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -114,7 +114,7 @@ class IngestMappingsTest {
 
         assertThatThrownBy(() -> unreachable.create(spec(new Subscription.Pattern("tx-.*"),
                 Map.of("bootstrap.servers", "b1:9092"))))
-                .isInstanceOf(RegistryException.class)
+                .isInstanceOf(ApiException.class)
                 .hasMessage("connection_config: Kafka did not answer in time");
         assertThat(lambda.aliases).isEmpty();
         assertThat(lambda.mappings).isEmpty();

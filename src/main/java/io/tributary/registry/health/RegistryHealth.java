@@ -1,0 +1,216 @@
+package io.tributary.registry.health;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Uni;
+import io.tributary.config.RegistryProbeConfig;
+import io.tributary.registry.request.ApiException;
+import io.tributary.registry.request.ErrorCode;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Whether the registry database answers, probed every {@code tributary.registry.probe-interval} on a connection of its
+ * own. Neither the reactive pool nor JDBC bounds how long a statement may wait on a database that stopped answering
+ * (a network partition keeps the TCP connection open for many minutes), so without this a request would hang; with
+ * it, requests are refused at once while the database is down and those already waiting fail as soon as the probe
+ * sees it go ({@link #whenDown()}), both as 503 TEMPORARILY_UNAVAILABLE.
+ *
+ * <p>A connection of its own rather than the pool's: a pool busy under load must not read as an outage.
+ */
+@ApplicationScoped
+public class RegistryHealth {
+    private static final Logger LOG = Logger.getLogger(RegistryHealth.class);
+
+    private final Vertx vertx;
+    private final Optional<String> url;
+    private final Optional<String> user;
+    private final Optional<String> password;
+    private final Duration interval;
+    private final Duration timeout;
+    /** Completes when the database is found down; replaced by a fresh one when it is up again. */
+    private final AtomicReference<CompletableFuture<Void>> down = new AtomicReference<>(new CompletableFuture<>());
+    private volatile String failure;
+    private volatile PgConnection connection;
+    private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile long timer = -1;
+    /** The probe under way, if any. */
+    private Promise<Boolean> round;
+
+    @Inject
+    RegistryHealth(Vertx vertx, @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> url,
+            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password, RegistryProbeConfig probe) {
+        this.vertx = vertx;
+        this.url = url.map(u -> u.split(",")[0].trim());
+        this.user = user;
+        this.password = password;
+        this.interval = probe.probeInterval();
+        this.timeout = probe.probeTimeout();
+    }
+
+    /**
+     * The probe runs from the first API call on, not from start-up: the ingest and backfill functions share this
+     * package but serve no API, and must not hold a database connection each for it.
+     */
+    private void ensureStarted() {
+        if (url.isPresent() && !started.get() && started.compareAndSet(false, true)) {
+            timer = vertx.setPeriodic(0, interval.toMillis(), id -> probe());
+        }
+    }
+
+    public void onStop(@Observes ShutdownEvent event) {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
+        PgConnection c = connection;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    /** Null while the database answers; otherwise what is wrong, for a 503's message. */
+    public String failure() {
+        ensureStarted();
+        return failure;
+    }
+
+    /** Fails with 503 TEMPORARILY_UNAVAILABLE as soon as the database is found down (at once if it is down now). */
+    public Uni<Object> whenDown() {
+        ensureStarted();
+        // A dependent copy per caller: a request that finishes first cancels its copy, never the shared signal.
+        CompletableFuture<Void> signal = down.get().thenApply(v -> v);
+        return Uni.createFrom().completionStage(signal).onItem().failWith(() -> unavailable()).map(v -> v);
+    }
+
+    /** The 503 for a request that needs the database while it does not answer. */
+    public ApiException unavailable() {
+        String why = failure;
+        return new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE, "the registry database "
+                + url.map(RegistryHealth::hostOf).orElse("") + " is not answering"
+                + (why == null ? "" : " (" + why + ")") + "; the request changed nothing, retry in a few seconds");
+    }
+
+    /**
+     * Asks the database now (joining a probe already under way): true when it answers within the probe timeout. For
+     * a request that failed in a way that may be an outage the probe has not seen yet.
+     */
+    public Uni<Boolean> answers() {
+        if (url.isEmpty()) {
+            return Uni.createFrom().item(true);
+        }
+        CompletableFuture<Boolean> answer = new CompletableFuture<>();
+        probe().onComplete(r -> answer.complete(r.succeeded() && r.result()));
+        return Uni.createFrom().completionStage(answer);
+    }
+
+    /** One probe round, or the one under way (the timer and failed requests ask from different event loops). */
+    private synchronized Future<Boolean> probe() {
+        if (round != null) {
+            return round.future();
+        }
+        Promise<Boolean> current = Promise.promise();
+        round = current;
+        long deadline = vertx.setTimer(timeout.toMillis(), id -> {
+            if (finish(current)) {
+                markDown("no answer within " + timeout.toMillis() + " ms");
+                dropConnection();
+                current.tryComplete(false);
+            }
+        });
+        connected().compose(c -> c.query("SELECT 1").execute()).onComplete(result -> {
+            vertx.cancelTimer(deadline);
+            if (!finish(current)) {
+                return; // the deadline already decided this round
+            }
+            if (result.succeeded()) {
+                markUp();
+            } else {
+                markDown(describe(result.cause()));
+                dropConnection();
+            }
+            current.tryComplete(result.succeeded());
+        });
+        return current.future();
+    }
+
+    /** Ends {@code current} as the round under way; false when the deadline or the answer already ended it. */
+    private synchronized boolean finish(Promise<Boolean> current) {
+        if (round != current) {
+            return false;
+        }
+        round = null;
+        return true;
+    }
+
+    private Future<PgConnection> connected() {
+        PgConnection c = connection;
+        if (c != null) {
+            return Future.succeededFuture(c);
+        }
+        PgConnectOptions options = PgConnectOptions.fromUri(url.get());
+        user.ifPresent(options::setUser);
+        password.ifPresent(options::setPassword);
+        options.setConnectTimeout((int) timeout.toMillis());
+        return PgConnection.connect(vertx, options).onSuccess(opened -> {
+            connection = opened;
+            opened.closeHandler(v -> {
+                if (connection == opened) {
+                    connection = null;
+                }
+            });
+        });
+    }
+
+    private void dropConnection() {
+        PgConnection c = connection;
+        connection = null;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    private void markDown(String why) {
+        if (failure == null) {
+            LOG.warnf("the registry database is not answering: %s; API requests get 503 until it does", why);
+        }
+        failure = why;
+        down.get().complete(null);
+    }
+
+    private void markUp() {
+        if (failure != null) {
+            LOG.infof("the registry database answers again");
+            failure = null;
+        }
+        CompletableFuture<Void> current = down.get();
+        if (current.isDone()) {
+            down.compareAndSet(current, new CompletableFuture<>());
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? "the connection failed" : message;
+    }
+
+    private static String hostOf(String url) {
+        try {
+            PgConnectOptions o = PgConnectOptions.fromUri(url);
+            return "at " + o.getHost() + ":" + o.getPort();
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+}

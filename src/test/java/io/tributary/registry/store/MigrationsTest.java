@@ -1,0 +1,52 @@
+package io.tributary.registry.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+
+/** Migrations that move data, run against data an older version wrote (an empty database proves nothing there). */
+class MigrationsTest {
+
+    @Test
+    void v3SplitsEachStreamsMappingIdsIntoOneRowPerMapping() throws Exception {
+        Path dir = Files.createTempDirectory("tributary-migrations-");
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir).start()) {
+            DataSource db = postgres.getPostgresDatabase();
+            flyway(db, "2").migrate();
+            try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+                s.execute("INSERT INTO registered_tables VALUES ('c.s.a_t', '/w/a', 'INGESTION', 'alice', now()),"
+                        + " ('c.s.b_t', '/w/b', 'INGESTION', 'alice', now())");
+                s.execute("INSERT INTO streams (id, full_name, catalog_name, schema_name, definition, table_name,"
+                        + " created_by, created_at, backfill_state) VALUES"
+                        + " ('id-a', 'c.s.a', 'c', 's', '{}', 'c.s.a_t', 'alice', now(), 'NOT_CONFIGURED'),"
+                        + " ('id-b', 'c.s.b', 'c', 's', '{}', 'c.s.b_t', 'alice', now(), 'NOT_CONFIGURED')");
+                s.execute("INSERT INTO ingest_mappings VALUES ('id-a', 'm-1,m-2'), ('id-b', 'm-3')");
+            }
+            flyway(db, "latest").migrate();
+            try (Connection c = db.getConnection(); Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT m.mapping_id, m.stream_id, m.topic, i.stopping"
+                            + " FROM ingest_mapping_topics m JOIN ingest_mappings i ON i.stream_id = m.stream_id"
+                            + " ORDER BY m.mapping_id")) {
+                List<String> rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getBoolean(4));
+                }
+                assertEquals(List.of("m-1 id-a null false", "m-2 id-a null false", "m-3 id-b null false"), rows);
+            }
+        }
+    }
+
+    private static Flyway flyway(DataSource db, String target) {
+        return Flyway.configure().dataSource(db).locations("classpath:db/migration").target(target).load();
+    }
+}
