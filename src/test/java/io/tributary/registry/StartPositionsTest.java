@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.tributary.delta.PartitionKey;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
-import io.tributary.runtime.local.EmbeddedKafka;
+import io.tributary.server.local.EmbeddedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
