@@ -2,6 +2,7 @@ package io.tributary.server;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.tributary.retry.Backoff;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -18,6 +19,8 @@ class StreamsAtStartup {
 
     private static final Logger LOG = Logger.getLogger(StreamsAtStartup.class);
     private static final Duration LISTENER_WAIT = Duration.ofSeconds(5);
+    /** The registry is asked again after this, doubling while it does not answer. */
+    private static final Backoff BACKOFF = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30));
 
     private final StreamCatchUp catchUp;
     private final LifecycleListener lifecycle;
@@ -47,12 +50,14 @@ class StreamsAtStartup {
         if (!lifecycle.awaitListening(LISTENER_WAIT)) {
             LOG.warn("starting the registered streams before following other servers' stream starts and stops");
         }
-        for (long backoff = 1000; !Thread.currentThread().isInterrupted(); backoff = Math.min(backoff * 2, 30_000)) {
+        Backoff.Retries retries = BACKOFF.retries();
+        while (!Thread.currentThread().isInterrupted()) {
             try {
                 int started = catchUp.catchUp(System.currentTimeMillis());
                 LOG.infof("started the pipelines of %d registered streams", started);
                 return;
             } catch (Throwable e) {
+                long backoff = retries.next().toMillis();
                 LOG.warnf("starting the registered streams failed, retrying in %d ms: %s", backoff, e.getMessage());
                 try {
                     Thread.sleep(backoff);

@@ -185,7 +185,8 @@ class IdleWatchTest {
         assertThat(coordinates(awaitRows(spec, 5))).containsExactlyElementsOf(expected("idle-tx", 1, 0, 5));
         await().atMost(Duration.ofSeconds(10)).until(pipeline::idle);
         int activations = pipeline.activations();
-        Thread.sleep(3000);
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                .until(() -> pipeline.activations() == activations);
         assertThat(pipeline.activations()).as("woken again by the marker alone").isEqualTo(activations);
         assertThat(KafkaTestSupport.rows(tables, spec.tableLocation())).hasSize(5);
     }

@@ -78,7 +78,11 @@ class KafkaPipelineTest {
     }
 
     StreamPipeline start(PipelineSpec spec, PipelineSettings settings) {
-        StreamPipeline p = KafkaStreamFixture.pipeline(tables, spec, settings);
+        return start(spec, settings, KafkaConsumers::create);
+    }
+
+    StreamPipeline start(PipelineSpec spec, PipelineSettings settings, StreamPipeline.ConsumerFactory consumers) {
+        StreamPipeline p = KafkaStreamFixture.pipeline(tables, spec, settings, consumers, new SimpleMeterRegistry());
         p.start();
         running.add(p);
         return p;
@@ -324,7 +328,9 @@ class KafkaPipelineTest {
         pipeline.stop();
         running.remove(pipeline);
         long version = tables.open(spec.tableLocation()).status().version();
-        Thread.sleep(2000);
+        // Records keep arriving, and for two seconds not one commit of the stopped pipeline lands.
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                .until(() -> tables.open(spec.tableLocation()).status().version() == version);
         producing.set(false);
         producer.join();
         assertThat(tables.open(spec.tableLocation()).status().version()).isEqualTo(version);
@@ -346,7 +352,8 @@ class KafkaPipelineTest {
                 topics.endOffsets("group"));
         PipelineSettings settings = new PipelineSettings(Duration.ofMillis(200), 300, 64L << 20,
                 Duration.ofSeconds(1));
-        StreamPipeline first = start(spec, settings);
+        KafkaStreamFixture.RecordingConsumers consumers = new KafkaStreamFixture.RecordingConsumers();
+        StreamPipeline first = start(spec, settings, consumers);
         int perPartition = 0;
         for (int round = 0; round < 3; round++) {
             for (int i = 0; i < 500; i++) {
@@ -354,12 +361,21 @@ class KafkaPipelineTest {
             }
             topics.flush();
             perPartition += 125;
-            Thread.sleep(700);
+            int written = 4 * perPartition;
+            await().atMost(Duration.ofSeconds(60)).until(() -> KafkaTestSupport.rows(tables, spec.tableLocation()).size() >= written);
             if (round == 0) {
-                start(spec, settings);
+                // The first consumer holds all four partitions until the second joins the group.
+                await().atMost(Duration.ofSeconds(30)).until(() -> consumers.holding.get(0).size() == 4);
+                start(spec, settings, consumers);
+                // A rebalance: the group takes partitions from the first consumer and gives them to the second.
+                await().atMost(Duration.ofSeconds(60)).until(() -> consumers.holding.size() == 2
+                        && !consumers.holding.get(1).isEmpty() && consumers.holding.get(0).size() < 4);
+                assertThat(consumers.revoked).isNotEmpty();
             } else if (round == 1) {
                 first.stop();
                 running.remove(first);
+                // The second consumer takes over what the first held.
+                await().atMost(Duration.ofSeconds(60)).until(() -> consumers.holding.get(1).size() == 4);
             }
         }
         List<Map<String, Object>> rows = awaitRows(spec, 4 * perPartition);

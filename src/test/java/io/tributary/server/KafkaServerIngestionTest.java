@@ -100,7 +100,7 @@ class KafkaServerIngestionTest {
             await().atMost(Duration.ofSeconds(30)).until(() -> !pipelines.runsHere(id));
             // A start announced before the stop (a late event during a delete) must not revive the pipeline.
             notifyLifecycle(id, "STARTED", System.currentTimeMillis() - 60_000);
-            Thread.sleep(3000);
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> !pipelines.runsHere(id));
             assertThat(pipelines.runsHere(id)).isFalse();
             notifyLifecycle(id, "STARTED", System.currentTimeMillis());
             await().atMost(Duration.ofSeconds(30)).until(() -> pipelines.runsHere(id));
@@ -113,7 +113,7 @@ class KafkaServerIngestionTest {
                 topics.send(topic, 0, null, utf8("{\"id\": \"late\"}"));
             }
             topics.flush();
-            Thread.sleep(2000);
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10)).until(() -> !tables.exists(location));
             assertThat(tables.exists(location)).as("no write lands after the delete returned").isFalse();
             assertThat(RestAssured.get("/q/metrics").then().extract().asString())
                     .doesNotContain("stream=\"" + name + "\"");

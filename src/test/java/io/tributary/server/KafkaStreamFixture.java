@@ -11,7 +11,17 @@ import io.tributary.schema.SideSchema;
 import io.tributary.schema.StreamSchema;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** Streams for the pipeline tests, created as the registry creates them. */
 final class KafkaStreamFixture {
@@ -38,8 +48,61 @@ final class KafkaStreamFixture {
 
     static StreamPipeline pipeline(Tables tables, PipelineSpec spec, PipelineSettings settings,
             MeterRegistry registry) {
+        return pipeline(tables, spec, settings, KafkaConsumers::create, registry);
+    }
+
+    static StreamPipeline pipeline(Tables tables, PipelineSpec spec, PipelineSettings settings,
+            StreamPipeline.ConsumerFactory consumers, MeterRegistry registry) {
         PipelineStatus status = new PipelineStatus();
-        return new StreamPipeline(spec, settings, new TableIngesters(tables), status,
+        return new StreamPipeline(spec, settings, new TableIngesters(tables), consumers, status,
                 new PipelineMetrics(registry, spec.streamName(), status));
+    }
+
+    /**
+     * The pipeline's real consumers, each telling {@link #assigned} and {@link #revoked} which partitions its group
+     * gave it and took away: so a test can see that a rebalance happened, not only infer it.
+     */
+    static final class RecordingConsumers implements StreamPipeline.ConsumerFactory {
+        final List<Set<TopicPartition>> assigned = new CopyOnWriteArrayList<>();
+        final List<Set<TopicPartition>> revoked = new CopyOnWriteArrayList<>();
+        /** Each consumer's partitions now, by the order the consumers were created. */
+        final List<Set<TopicPartition>> holding = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Consumer<byte[], byte[]> create(PipelineSpec spec, PipelineSettings settings) {
+            Set<TopicPartition> holds = ConcurrentHashMap.newKeySet();
+            holding.add(holds);
+            return new KafkaConsumer<>(KafkaConsumers.properties(spec, settings), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer()) {
+                @Override
+                public void subscribe(Collection<String> topics, ConsumerRebalanceListener listener) {
+                    super.subscribe(topics, new ConsumerRebalanceListener() {
+                        @Override
+                        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                            listener.onPartitionsRevoked(partitions);
+                            holds.removeAll(partitions);
+                            if (!partitions.isEmpty()) {
+                                revoked.add(Set.copyOf(partitions));
+                            }
+                        }
+
+                        @Override
+                        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                            listener.onPartitionsLost(partitions);
+                            holds.removeAll(partitions);
+                        }
+
+                        @Override
+                        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                            listener.onPartitionsAssigned(partitions);
+                            holds.addAll(partitions);
+                            if (!partitions.isEmpty()) {
+                                assigned.add(Set.copyOf(partitions));
+                            }
+                        }
+                    });
+                }
+            };
+        }
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
-import io.tributary.ingest.Subscription;
+import io.tributary.ingest.SubscriptionTopics;
 import io.tributary.registry.ErrorCode;
 import io.tributary.registry.RegistryException;
 import jakarta.annotation.PreDestroy;
@@ -106,14 +106,7 @@ public class IngestMappings {
 
     /** {@link #topics(PipelineSpec)} with the cluster's topic names from {@code names}. */
     public SortedSet<String> topics(PipelineSpec spec, TopicNames names) {
-        if (spec.subscription() instanceof Subscription.Topics t) {
-            return new TreeSet<>(t.topics());
-        }
-        if (spec.subscription() instanceof Subscription.Assign a) {
-            return new TreeSet<>(a.partitions().keySet());
-        }
-        Subscription.Pattern pattern = (Subscription.Pattern) spec.subscription();
-        return StartPositions.matching(names.list(spec.kafkaProperties()), pattern);
+        return SubscriptionTopics.topics(spec.subscription(), () -> names.list(spec.kafkaProperties()));
     }
 
     /** Where {@link #topics(PipelineSpec)} lists a cluster's topics. */
