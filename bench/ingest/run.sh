@@ -18,7 +18,7 @@ JAVA_OPTS=(--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.
   -Djava.util.logging.manager=org.jboss.logmanager.LogManager
   -Dlogging.configuration="file:$PWD/src/test/resources/logging.properties")
 
-java -Xmx1g "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.runtime.IngestBench broker "$WORK/kafka" "$PORT" \
+java -Xmx1g "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.server.IngestBench broker "$WORK/kafka" "$PORT" \
   > "$WORK/broker.log" 2>&1 &
 BROKER=$!
 trap 'kill $BROKER 2>/dev/null || true; wait $BROKER 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -28,7 +28,7 @@ for _ in $(seq 1 120); do
 done
 grep -q "broker ready" "$WORK/broker.log" || { cat "$WORK/broker.log"; exit 1; }
 
-java -Xmx512m "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.runtime.IngestBench fill "$BOOTSTRAP" bench "$RECORDS"
+java -Xmx512m "${JAVA_OPTS[@]}" -cp "$CP" io.tributary.server.IngestBench fill "$BOOTSTRAP" bench "$RECORDS"
 # shellcheck disable=SC2086
-java -Xmx512m "${JAVA_OPTS[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" io.tributary.runtime.IngestBench run "$BOOTSTRAP" bench "$RECORDS" \
+java -Xmx512m "${JAVA_OPTS[@]}" ${BENCH_JAVA_OPTS:-} -cp "$CP" io.tributary.server.IngestBench run "$BOOTSTRAP" bench "$RECORDS" \
   "$WORK/warehouse" 2>&1 | grep -v " WARN "

@@ -38,5 +38,5 @@ done
 java -Xmx1g --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
   -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
   -Dlogging.configuration="file:$PWD/src/test/resources/logging.properties" "${PROPS[@]}" \
-  -cp "$CP" io.tributary.runtime.lambda.LambdaBench "$ROUNDS" "${ARGS[@]}" 2>&1 | grep --line-buffered -E "^(baseline|stream-api|ingest|backfill) "
+  -cp "$CP" io.tributary.lambda.ingest.LambdaBench "$ROUNDS" "${ARGS[@]}" 2>&1 | grep --line-buffered -E "^(baseline|stream-api|ingest|backfill) "
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -3,7 +3,7 @@ package io.tributary.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
-import io.tributary.runtime.config.DurationConverter;
+import io.tributary.config.DurationConverter;
 import java.time.Duration;
 
 /** SPEC 6: {@code TRIBUTARY_BACKFILL_*}, for the server's schedule and the backfill function alike. */

@@ -3,8 +3,8 @@ package io.tributary.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
-import io.tributary.runtime.config.ByteSizeConverter;
-import io.tributary.runtime.config.DurationConverter;
+import io.tributary.config.ByteSizeConverter;
+import io.tributary.config.DurationConverter;
 import java.time.Duration;
 
 /** SPEC 6: {@code TRIBUTARY_MAINTENANCE_*} (checked by {@link io.tributary.maintenance.MaintenanceSettings}). */

@@ -1,9 +1,11 @@
 package io.tributary.delta;
 
+import io.tributary.retry.Backoff;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +30,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 final class S3Storage implements Storage {
 
     private static final int CONFLICT_RETRIES = 20;
+    /** A 409 means a write of the same key is in flight: it resolves within moments. About 8 s over all retries. */
+    private static final Backoff CONFLICT_BACKOFF = Backoff.exponential(Duration.ofMillis(50), Duration.ofMillis(500));
 
     private final S3Client s3;
 
@@ -209,7 +213,7 @@ final class S3Storage implements Storage {
                     throw new FileAlreadyExistsException(l.uri());
                 }
                 if (e.statusCode() == 409 && attempt < CONFLICT_RETRIES) {
-                    sleep(50L * attempt);
+                    sleep(CONFLICT_BACKOFF.delay(attempt).toMillis());
                     continue;
                 }
                 throw io("create", l, e);

@@ -2,7 +2,6 @@ package io.tributary.ingest;
 
 import io.tributary.delta.PartitionKey;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -13,12 +12,10 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthenticationException;
@@ -63,7 +60,7 @@ public final class StartPositions {
 
     /**
      * The cluster's topic names, internal topics left out: what a {@code subscribe_pattern} is matched against (see
-     * {@link #matching}). Where a pattern is not followed by a consumer (AWS Lambda's event source mappings take fixed
+     * {@link SubscriptionTopics#matching}). Where a pattern is not followed by a consumer (AWS Lambda's event source mappings take fixed
      * topic names), this is how the topics it resolves to are found, at create and again on a schedule.
      *
      * @throws KafkaAccessException as {@link #capture} does
@@ -77,18 +74,6 @@ public final class StartPositions {
         } finally {
             admin.close(Duration.ZERO);
         }
-    }
-
-    /** The names a pattern subscription matches: the whole name, as Kafka's consumer matches a subscribed pattern. */
-    public static SortedSet<String> matching(Collection<String> topicNames, Subscription.Pattern pattern) {
-        Pattern regex = Pattern.compile(pattern.regex());
-        SortedSet<String> matched = new TreeSet<>();
-        for (String name : topicNames) {
-            if (regex.matcher(name).matches()) {
-                matched.add(name);
-            }
-        }
-        return matched;
     }
 
     private static Admin admin(Map<String, String> kafkaProperties, Duration timeout) {
@@ -106,40 +91,27 @@ public final class StartPositions {
 
     private static List<TopicPartition> resolve(Admin admin, Subscription subscription, long deadline,
             Map<String, String> secrets) {
-        if (subscription instanceof Subscription.Topics t) {
-            return describe(admin, t.topics(), deadline, secrets, null);
-        }
-        if (subscription instanceof Subscription.Pattern p) {
-            Collection<String> names = await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
-                    deadline, secrets);
-            return describe(admin, List.copyOf(matching(names, p)), deadline, secrets, null);
-        }
-        Subscription.Assign a = (Subscription.Assign) subscription;
-        return describe(admin, List.copyOf(a.partitions().keySet()), deadline, secrets, a.partitions());
+        SortedSet<String> topics = SubscriptionTopics.topics(subscription, () -> await(
+                admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), deadline, secrets));
+        return SubscriptionTopics.partitions(subscription, topics, partitionCounts(admin, topics, deadline, secrets));
     }
 
-    /** Partitions of the topics that exist; with {@code assigned}, only those partitions of each topic. */
-    private static List<TopicPartition> describe(Admin admin, List<String> topics, long deadline,
-            Map<String, String> secrets, Map<String, List<Integer>> assigned) {
-        List<TopicPartition> result = new ArrayList<>();
+    /** Partition counts of the topics that exist. */
+    private static Map<String, Integer> partitionCounts(Admin admin, Collection<String> topics, long deadline,
+            Map<String, String> secrets) {
+        Map<String, Integer> counts = new HashMap<>();
         if (topics.isEmpty()) {
-            return result;
+            return counts;
         }
         var futures = admin.describeTopics(topics).topicNameValues();
         for (String topic : topics) {
-            TopicDescription description;
             try {
-                description = await(futures.get(topic), deadline, secrets);
+                counts.put(topic, await(futures.get(topic), deadline, secrets).partitions().size());
             } catch (MissingTopic e) {
-                continue;
+                // Not there yet: no position; the pipeline reads it from its beginning once it appears.
             }
-            description.partitions().forEach(p -> {
-                if (assigned == null || assigned.get(topic).contains(p.partition())) {
-                    result.add(new TopicPartition(topic, p.partition()));
-                }
-            });
         }
-        return result;
+        return counts;
     }
 
     private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, long deadline,

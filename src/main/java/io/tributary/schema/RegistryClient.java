@@ -2,6 +2,7 @@ package io.tributary.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tributary.retry.Backoff;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -35,7 +36,7 @@ final class RegistryClient {
     private final HttpClient http;
     private final Duration requestTimeout;
     private final int attempts;
-    private final Duration backoff;
+    private final Backoff backoff;
     private final Map<Integer, RegisteredSchema> byId = new ConcurrentHashMap<>();
 
     RegistryClient(RegistryAccess access, Duration connectTimeout, Duration requestTimeout, int attempts,
@@ -50,7 +51,8 @@ final class RegistryClient {
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         this.requestTimeout = requestTimeout;
         this.attempts = attempts;
-        this.backoff = backoff;
+        // Doubling at every attempt, with no ceiling below what the attempts reach.
+        this.backoff = Backoff.exponential(backoff, backoff.multipliedBy(1L << Math.min(30, Math.max(0, attempts))));
     }
 
     static RegistryClient shared(RegistryAccess access) {
@@ -115,7 +117,7 @@ final class RegistryClient {
         String lastProblem = "";
         for (int attempt = 1; attempt <= attempts; attempt++) {
             if (attempt > 1) {
-                sleep(backoff.multipliedBy(1L << (attempt - 2)));
+                sleep(backoff.delay(attempt - 1));
             }
             HttpResponse<String> response;
             try {

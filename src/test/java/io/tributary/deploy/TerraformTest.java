@@ -212,7 +212,7 @@ class TerraformTest {
     /** TRIBUTARY_AWS_* of each IngestMappingSettings method that has neither a default nor an Optional type. */
     private static Set<String> requiredMappingSettings() throws IOException {
         String source = Files.readString(
-                REPO.resolve("src/lambda-mappings/java/io/tributary/runtime/lambda/IngestMappingSettings.java"));
+                REPO.resolve("src/lambda-mappings/java/io/tributary/lambda/mappings/IngestMappingSettings.java"));
         Matcher m = Pattern.compile("(@WithDefault\\([^)]*\\)\\s*)?\\n\\s*([A-Za-z<>, ]+) ([a-z][A-Za-z]*)\\(\\);")
                 .matcher(source);
         Set<String> keys = new TreeSet<>();

@@ -1,6 +1,6 @@
 package io.tributary.testing;
 
-import io.tributary.runtime.local.EmbeddedKafka;
+import io.tributary.server.local.EmbeddedKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

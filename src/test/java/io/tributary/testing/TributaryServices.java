@@ -1,7 +1,7 @@
 package io.tributary.testing;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-import io.tributary.runtime.local.EmbeddedKafka;
+import io.tributary.server.local.EmbeddedKafka;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -7,7 +7,8 @@ import io.tributary.delta.PartitionKey;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
 import io.tributary.registry.request.ConnectionSpec;
-import io.tributary.runtime.local.EmbeddedKafka;
+import io.tributary.ingest.SubscriptionTopics;
+import io.tributary.server.local.EmbeddedKafka;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -85,9 +86,9 @@ class StartPositionsTest {
         // What AWS Lambda resolves a pattern with, at create and on the backfill schedule (PatternRefresh).
         var names = StartPositions.topicNames(props("app-secret"), TIMEOUT);
         assertThat(names).contains("orders-eu", "orders-us", "payments").noneMatch(n -> n.startsWith("__"));
-        assertThat(StartPositions.matching(names, new Subscription.Pattern("orders-.*")))
+        assertThat(SubscriptionTopics.matching(names, new Subscription.Pattern("orders-.*")))
                 .containsExactly("orders-eu", "orders-us");
-        assertThat(StartPositions.matching(names, new Subscription.Pattern("orders"))).isEmpty();
+        assertThat(SubscriptionTopics.matching(names, new Subscription.Pattern("orders"))).isEmpty();
         assertThatThrownBy(() -> StartPositions.topicNames(props("wrong-password-123"), TIMEOUT))
                 .isInstanceOf(StartPositions.KafkaAccessException.class).hasMessageNotContaining("wrong-password-123");
     }

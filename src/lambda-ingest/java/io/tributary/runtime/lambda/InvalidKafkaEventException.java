@@ -1,8 +1,0 @@
-package io.tributary.runtime.lambda;
-
-/** A Kafka event that cannot be ingested; the message names the JSON field and never carries record contents. */
-final class InvalidKafkaEventException extends IllegalArgumentException {
-    InvalidKafkaEventException(String message) {
-        super(message);
-    }
-}

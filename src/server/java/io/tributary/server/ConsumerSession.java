@@ -1,0 +1,326 @@
+package io.tributary.server;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.PartitionKey;
+import io.tributary.ingest.MicroBatch;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.SourceRecord;
+import io.tributary.ingest.StreamIngester;
+import io.tributary.ingest.Subscription;
+import io.tributary.ingest.SubscriptionTopics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One consumer's life in a {@link StreamPipeline}, from subscribing to a failure, the stop or going idle: polls,
+ * closes micro-batches and hands them to the writer thread, holds back (pauses) while the writer is busy with a
+ * batch waiting, follows the group's rebalances and seeks every partition it gets to the table's position.
+ */
+final class ConsumerSession implements ConsumerRebalanceListener {
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration STALL_AFTER = Duration.ofSeconds(30);
+    /** Joining the group can outlast a short idle timeout: a session without partitions waits this much longer. */
+    private static final Duration JOIN_GRACE = Duration.ofSeconds(30);
+
+    private final PipelineSpec spec;
+    private final PipelineSettings settings;
+    private final PipelineStatus status;
+    private final PipelineMetrics metrics;
+    private final ExecutorService writer;
+    private final BooleanSupplier stopping;
+    private final Consumer<byte[], byte[]> consumer;
+    private final DeltaTable table;
+    private final StreamIngester ingester;
+    private final MicroBatch.Builder batch = MicroBatch.builder();
+    private long batchOpenedNanos;
+    private Future<?> inflight;
+    private long inflightSinceNanos;
+    private boolean reportedStall;
+    private MicroBatch waiting;
+    /** Set by the writer when its batch reset a recreated topic; read once its future is done. */
+    private volatile boolean reread;
+    private long nextProbeNanos;
+    private long nextRefreshNanos;
+    private long lastRecordNanos = System.nanoTime();
+    /** Where the stream stood when the session went idle; null while it runs or when it was stopped. */
+    private Map<PartitionKey, Long> idlePositions;
+
+    ConsumerSession(PipelineSpec spec, PipelineSettings settings, PipelineStatus status, PipelineMetrics metrics,
+            ExecutorService writer, BooleanSupplier stopping, Consumer<byte[], byte[]> consumer, DeltaTable table,
+            StreamIngester ingester) {
+        this.spec = spec;
+        this.settings = settings;
+        this.status = status;
+        this.metrics = metrics;
+        this.writer = writer;
+        this.stopping = stopping;
+        this.consumer = consumer;
+        this.table = table;
+        this.ingester = ingester;
+    }
+
+    /** Where the stream stood when {@link #run()} returned true. */
+    Map<PartitionKey, Long> idlePositions() {
+        return idlePositions;
+    }
+
+    /** @return true when the stream went idle, false when it was stopped */
+    boolean run() throws Exception {
+        try {
+            // Fails fast (and names the cause) when Kafka is unreachable or refuses the credentials.
+            consumer.listTopics(PROBE_TIMEOUT);
+            status.running();
+            subscribe();
+            while (!stopping.getAsBoolean()) {
+                rethrowWriteFailure();
+                if (waiting != null && !writerBusy()) {
+                    MicroBatch next = waiting;
+                    waiting = null;
+                    consumer.resume(consumer.paused());
+                    submit(next);
+                }
+                long now = System.nanoTime();
+                Duration timeout = waiting != null ? Duration.ofMillis(20)
+                        : settings.pollTimeout(batch.size(), batchOpenedNanos, now);
+                ConsumerRecords<byte[], byte[]> records = consumer.poll(timeout);
+                add(records);
+                now = System.nanoTime();
+                if (waiting == null && settings.closes(batch.size(), batch.byteSize(), batchOpenedNanos, now)) {
+                    MicroBatch closed = batch.build();
+                    if (writerBusy()) {
+                        // Back-pressure: hold this batch, stop fetching until the writer takes it.
+                        waiting = closed;
+                        consumer.pause(consumer.assignment());
+                    } else {
+                        submit(closed);
+                    }
+                }
+                maintain(now);
+                if (inflight == null && waiting == null && batch.isEmpty() && idleSince(now)) {
+                    idlePositions = ConsumerPositions.idle(consumer, ingester.positions());
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            awaitWriter();
+        }
+    }
+
+    /**
+     * Whether nothing was read for the idle timeout. Without partitions the session may still be joining its
+     * group (which can outlast a short idle timeout), so it waits longer before it gives up.
+     */
+    private boolean idleSince(long now) {
+        long quiet = now - lastRecordNanos;
+        long idle = settings.idleTimeout().toNanos();
+        return quiet >= idle && (quiet >= idle + JOIN_GRACE.toNanos() || !consumer.assignment().isEmpty());
+    }
+
+
+    private void add(ConsumerRecords<byte[], byte[]> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        lastRecordNanos = System.nanoTime();
+        if (batch.isEmpty()) {
+            batchOpenedNanos = lastRecordNanos;
+        }
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            batch.add(new SourceRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value()));
+        }
+    }
+
+    private boolean writerBusy() {
+        return inflight != null && !inflight.isDone();
+    }
+
+    private void submit(MicroBatch closed) throws Exception {
+        if (rethrowWriteFailure()) {
+            // The batch was collected from positions the writer has just reset.
+            return;
+        }
+        inflightSinceNanos = System.nanoTime();
+        reportedStall = false;
+        inflight = writer.submit(() -> {
+            ingester.ingest(closed).ifPresent(result -> {
+                status.committed(result);
+                metrics.committed(result);
+                if (!result.reread().isEmpty()) {
+                    reread = true;
+                }
+            });
+            return null;
+        });
+    }
+
+    /**
+     * Rethrows the finished write's failure. When the write reset a recreated topic's positions, every record
+     * collected meanwhile (from the old topic, or from the new one past its beginning) is dropped and each
+     * partition reads again from the table's position.
+     *
+     * @return whether the partitions were sent back to the table's positions
+     */
+    private boolean rethrowWriteFailure() throws Exception {
+        if (inflight != null && inflight.isDone()) {
+            Future<?> done = inflight;
+            inflight = null;
+            try {
+                done.get();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof Exception ex ? ex : e;
+            }
+            if (reread) {
+                reread = false;
+                batch.build();
+                if (waiting != null) {
+                    waiting = null;
+                    consumer.resume(consumer.paused());
+                }
+                seekToTable(consumer.assignment());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void awaitWriter() {
+        Future<?> f = inflight;
+        if (f == null) {
+            return;
+        }
+        try {
+            f.get();
+        } catch (ExecutionException | CancellationException e) {
+            // Reported by the caller's own failure, or irrelevant once stopping.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void subscribe() {
+        Subscription subscription = spec.subscription();
+        if (subscription instanceof Subscription.Topics topics) {
+            consumer.subscribe(topics.topics(), this);
+        } else if (subscription instanceof Subscription.Pattern pattern) {
+            consumer.subscribe(Pattern.compile(pattern.regex()), this);
+        } else {
+            refreshAssignment();
+        }
+    }
+
+    /**
+     * Probes Kafka (end offsets, which also give the lag), discovers assigned partitions added later, and reports a
+     * write that storage keeps retrying: the table's own retries can outlast a short outage, but the stream's state
+     * should say so meanwhile. The next commit sets it RUNNING again.
+     */
+    private void maintain(long now) {
+        if (!reportedStall && writerBusy() && now - inflightSinceNanos > stallNanos()) {
+            reportedStall = true;
+            status.failed("writing the ingestion table has not completed for "
+                    + (now - inflightSinceNanos) / 1_000_000_000L + " s (storage unreachable or very slow); "
+                    + "still retrying");
+        }
+        if (now >= nextProbeNanos) {
+            nextProbeNanos = now + Math.max(settings.triggerInterval().toNanos(), 1_000_000_000L);
+            Set<TopicPartition> assigned = consumer.assignment();
+            if (assigned.isEmpty()) {
+                consumer.listTopics(PROBE_TIMEOUT);
+            } else {
+                Map<PartitionKey, Long> ends = new HashMap<>();
+                consumer.endOffsets(assigned, PROBE_TIMEOUT)
+                        .forEach((tp, end) -> ends.put(new PartitionKey(tp.topic(), tp.partition()), end));
+                status.endOffsets(ends);
+                ends.keySet().forEach(metrics::lagGauge);
+            }
+        }
+        if (spec.subscription() instanceof Subscription.Assign && now >= nextRefreshNanos) {
+            refreshAssignment();
+        }
+    }
+
+    private long stallNanos() {
+        return Math.max(STALL_AFTER.toNanos(), 10 * settings.triggerInterval().toNanos());
+    }
+
+    private void refreshAssignment() {
+        nextRefreshNanos = System.nanoTime() + settings.topicRefresh().toNanos();
+        Subscription.Assign assign = (Subscription.Assign) spec.subscription();
+        Map<String, Integer> counts = new HashMap<>();
+        for (String topic : assign.partitions().keySet()) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, PROBE_TIMEOUT);
+            if (infos != null && !infos.isEmpty()) {
+                counts.put(topic, infos.size());
+            }
+        }
+        Set<TopicPartition> existing = new HashSet<>(
+                SubscriptionTopics.partitions(assign, assign.partitions().keySet(), counts));
+        Set<TopicPartition> current = consumer.assignment();
+        if (existing.equals(current)) {
+            return;
+        }
+        List<TopicPartition> added = new ArrayList<>(existing);
+        added.removeAll(current);
+        consumer.assign(existing);
+        lastRecordNanos = System.nanoTime();
+        if (waiting != null) {
+            consumer.pause(consumer.assignment());
+        }
+        seekToTable(added);
+    }
+
+    @Override
+    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+        drop(partitions);
+        // The next owner seeks to the table's position: let the running commit land first so it finds it.
+        awaitWriter();
+    }
+
+    @Override
+    public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        drop(partitions);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        // Joining the group can take longer than the idle timeout; idleness counts from having partitions.
+        lastRecordNanos = System.nanoTime();
+        seekToTable(partitions);
+        if (waiting != null) {
+            consumer.pause(partitions);
+        }
+    }
+
+    private void drop(Collection<TopicPartition> partitions) {
+        List<PartitionKey> keys = partitions.stream().map(tp -> new PartitionKey(tp.topic(), tp.partition()))
+                .toList();
+        batch.removePartitions(keys);
+    }
+
+    /** Every partition starts at the table's position, or at its beginning when the table has none for it. */
+    private void seekToTable(Collection<TopicPartition> partitions) {
+        if (!partitions.isEmpty()) {
+            Map<PartitionKey, Long> positions = table.positions();
+            status.positions(positions);
+            ConsumerPositions.seek(consumer, partitions, positions);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package io.tributary.server;
+
+import io.tributary.schema.InvalidSchemaException;
+import io.tributary.schema.SchemaRegistryUnavailableException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TimeoutException;
+
+/** Turns a pipeline failure into a {@code state_message}: what failed and why, never a secret. */
+final class FailureMessages {
+
+    private static final Pattern JAAS_PASSWORD = Pattern.compile("password\\s*=\\s*\"([^\"]*)\"");
+
+    private FailureMessages() {}
+
+    static String describe(Throwable failure, Map<String, String> kafkaProperties) {
+        Throwable root = rootCause(failure);
+        String prefix;
+        if (isA(failure, AuthenticationException.class)) {
+            prefix = "Kafka authentication failed (check the connection's user, password, mechanism and certificates)";
+        } else if (isA(failure, AuthorizationException.class)) {
+            prefix = "Kafka refused access (grant the connection's principal read access to the topics and group)";
+        } else if (isA(failure, TimeoutException.class)) {
+            prefix = "cannot reach Kafka at " + kafkaProperties.getOrDefault("bootstrap.servers", "?");
+        } else if (isA(failure, SchemaRegistryUnavailableException.class)) {
+            prefix = "the schema registry is unreachable, so the writer schemas of new messages are unknown; the batch"
+                    + " is retried until it answers";
+        } else if (isA(failure, InvalidSchemaException.class)) {
+            prefix = "the stream's schema cannot be compiled";
+        } else if (isA(failure, java.sql.SQLException.class)) {
+            // The only JDBC on a pipeline's path is the write fence (StreamWriteLocks): say what waits and why.
+            prefix = "the registry database cannot be reached for the stream's write lock, so commits wait until it "
+                    + "answers (nothing is lost)";
+        } else if (failure.getClass().getName().startsWith("org.apache.kafka")) {
+            prefix = "Kafka error";
+        } else {
+            prefix = "writing the ingestion table failed";
+        }
+        String detail = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return redact(prefix + ": " + detail, kafkaProperties);
+    }
+
+    /** Removes any value of a secret-bearing Kafka property that a client library may have echoed. */
+    static String redact(String message, Map<String, String> kafkaProperties) {
+        String out = message;
+        for (Map.Entry<String, String> e : kafkaProperties.entrySet()) {
+            String key = e.getKey().toLowerCase(Locale.ROOT);
+            String value = e.getValue();
+            if (value == null || !(key.contains("password") || key.contains("jaas") || key.contains("secret"))) {
+                continue;
+            }
+            if (value.length() >= 3) {
+                out = out.replace(value, "***");
+            }
+            Matcher m = JAAS_PASSWORD.matcher(value);
+            while (m.find()) {
+                if (m.group(1).length() >= 3) {
+                    out = out.replace(m.group(1), "***");
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isA(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return true;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c;
+    }
+}

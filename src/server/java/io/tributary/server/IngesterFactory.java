@@ -1,0 +1,16 @@
+package io.tributary.server;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.StreamIngester;
+
+/** Opens a stream's table and compiles its schemas into a fresh ingester; called again after every failure. */
+interface IngesterFactory {
+
+    Opened open(PipelineSpec spec);
+
+    /** The stream's table alone, for reading where it stands. */
+    DeltaTable table(PipelineSpec spec);
+
+    record Opened(DeltaTable table, StreamIngester ingester) {}
+}

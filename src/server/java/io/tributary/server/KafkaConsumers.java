@@ -1,0 +1,45 @@
+package io.tributary.server;
+
+import io.tributary.ingest.PipelineSpec;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/** The Kafka consumer of one stream: the connection's properties plus what exactly-once ingestion requires. */
+final class KafkaConsumers {
+
+    private KafkaConsumers() {}
+
+    static Map<String, Object> properties(PipelineSpec spec, PipelineSettings settings) {
+        Map<String, Object> props = new HashMap<>(spec.kafkaProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "tributary-" + spec.streamId());
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "tributary-" + spec.streamId());
+        // The table is the source of truth for positions; offsets committed to Kafka would only be a second,
+        // disagreeing copy.
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // Every assignment seeks explicitly; this only matters for a partition the seek has not reached yet.
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // New topics matching a pattern, and new partitions, show up with the next metadata refresh.
+        props.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, String.valueOf(settings.topicRefresh().toMillis()));
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(Math.min(5000, settings.maxBatchRecords())));
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // Every server runs a consumer in the stream's group and the partitions are spread over them. Cooperative
+        // rebalancing moves only the partitions that change owner: a server joining or leaving does not stop the
+        // others (the eager default revokes every member's partitions at each change, and the range assignor then
+        // reshuffles most of them, each move a seek back to the table and a batch read again).
+        props.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG, CooperativeStickyAssignor.class.getName());
+        // A killed server's partitions go to the others after this, not after Kafka's 45 s default.
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, String.valueOf(settings.sessionTimeout().toMillis()));
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+                String.valueOf(Math.max(1, settings.heartbeatInterval().toMillis())));
+        return props;
+    }
+
+    static KafkaConsumer<byte[], byte[]> create(PipelineSpec spec, PipelineSettings settings) {
+        return new KafkaConsumer<>(properties(spec, settings), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+}

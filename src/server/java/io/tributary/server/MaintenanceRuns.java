@@ -1,0 +1,64 @@
+package io.tributary.server;
+
+import io.tributary.config.MaintenanceConfig;
+import io.quarkus.vertx.VertxContextSupport;
+import io.tributary.config.MaintenanceConfig;
+import io.tributary.delta.Tables;
+import io.tributary.maintenance.MaintenanceSettings;
+import io.tributary.maintenance.TableMaintenance;
+import io.tributary.registry.directory.IngestionTables;
+import io.tributary.registry.lock.StreamWriteLocks;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * The server's side of table maintenance: {@link TableMaintenance} (shared with the backfill Lambda) over every
+ * ingestion table in the registry, with the settings of {@link MaintenanceConfig}. The timer that calls it lives in
+ * the server's source root.
+ */
+@ApplicationScoped
+public class MaintenanceRuns {
+    private static final Logger LOG = Logger.getLogger(MaintenanceRuns.class);
+
+    @Inject
+    Tables tables;
+    @Inject
+    IngestionTables ingestionTables;
+    @Inject
+    MaintenanceConfig config;
+    @Inject
+    StreamWriteLocks writeLocks;
+
+    private TableMaintenance maintenance;
+
+    @PostConstruct
+    void init() {
+        maintenance = new TableMaintenance(tables, new MaintenanceSettings(config.targetFileSize(),
+                config.vacuumRetention()), writeLocks::forTable);
+    }
+
+    public MaintenanceSettings settings() {
+        return maintenance.settings();
+    }
+
+    /** One run over every ingestion table; a failure to list them is logged and the next run tries again. */
+    public TableMaintenance.Summary runAll() {
+        List<String> locations;
+        try {
+            locations = VertxContextSupport.subscribeAndAwait(() -> ingestionTables.locations());
+        } catch (Throwable e) {
+            LOG.warn("cannot list the ingestion tables to maintain; retrying at the next run", e);
+            return new TableMaintenance.Summary(0, 0, 0, 0, 0);
+        }
+        TableMaintenance.Summary summary = maintenance.maintainAll(locations);
+        if (summary.tablesCompacted() > 0 || summary.filesVacuumed() > 0 || summary.errors() > 0) {
+            LOG.infof("maintenance: %d of %d tables compacted, %d files (%d bytes) vacuumed, %d failed",
+                    summary.tablesCompacted(), locations.size(), summary.filesVacuumed(), summary.bytesVacuumed(),
+                    summary.errors());
+        }
+        return summary;
+    }
+}

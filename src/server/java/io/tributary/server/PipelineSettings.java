@@ -1,0 +1,76 @@
+package io.tributary.server;
+
+import java.time.Duration;
+
+/**
+ * The batching, discovery, idling and group settings one pipeline runs with (from {@link IngestConfig}).
+ * {@code idleTimeout}: how long a pipeline reads nothing before it closes its consumer and leaves the stream to
+ * {@link IdleWatch}. {@code sessionTimeout}: how long the stream's consumer group waits for a silent server before
+ * the others take over its partitions.
+ */
+record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
+        Duration idleTimeout, Duration sessionTimeout) {
+
+    /** A pipeline that never idles: it keeps its consumer for as long as it runs. */
+    static final Duration NEVER = Duration.ofDays(365 * 100);
+    /** {@code tributary.ingest.session-timeout}'s default. */
+    static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+
+    PipelineSettings {
+        require(!triggerInterval.isNegative() && !triggerInterval.isZero(), "trigger-interval", triggerInterval);
+        require(maxBatchRecords > 0, "max-batch-records", maxBatchRecords);
+        require(maxBatchBytes > 0, "max-batch-bytes", maxBatchBytes);
+        require(topicRefresh.toMillis() > 0, "topic-refresh", topicRefresh);
+        require(idleTimeout.toMillis() > 0, "idle-timeout", idleTimeout);
+        require(sessionTimeout.toMillis() > 0, "session-timeout", sessionTimeout);
+    }
+
+    PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
+            Duration idleTimeout) {
+        this(triggerInterval, maxBatchRecords, maxBatchBytes, topicRefresh, idleTimeout, SESSION_TIMEOUT);
+    }
+
+    PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh) {
+        this(triggerInterval, maxBatchRecords, maxBatchBytes, topicRefresh, NEVER);
+    }
+
+    private static void require(boolean ok, String key, Object value) {
+        if (!ok) {
+            throw new IllegalArgumentException("tributary.ingest." + key + " must be positive, not " + value);
+        }
+    }
+
+    static PipelineSettings of(IngestConfig config) {
+        return new PipelineSettings(config.triggerInterval(), config.maxBatchRecords(), config.maxBatchBytes(),
+                config.topicRefresh(), config.idleTimeout(), config.sessionTimeout());
+    }
+
+    /**
+     * How often the stream's consumer heartbeats. In Kafka's classic group protocol a member learns that a rebalance
+     * started from a heartbeat's answer, so this bounds how long a joining server waits for the others to let go of
+     * its partitions; a tenth of the session timeout keeps that about a second.
+     */
+    Duration heartbeatInterval() {
+        return sessionTimeout.dividedBy(10);
+    }
+
+    /** How often idle streams' end offsets are checked: no slower than the trigger, so freshness barely suffers. */
+    Duration idleCheckInterval() {
+        return triggerInterval.compareTo(Duration.ofSeconds(1)) < 0 ? triggerInterval : Duration.ofSeconds(1);
+    }
+
+    /** Whether a batch holding this much, open since {@code openedNanos}, must close now. */
+    boolean closes(int records, long bytes, long openedNanos, long nowNanos) {
+        return records > 0 && (records >= maxBatchRecords || bytes >= maxBatchBytes
+                || nowNanos - openedNanos >= triggerInterval.toNanos());
+    }
+
+    /** How long the next poll may wait without letting an open batch overrun its trigger. */
+    Duration pollTimeout(int records, long openedNanos, long nowNanos) {
+        if (records == 0) {
+            return triggerInterval;
+        }
+        long left = triggerInterval.toNanos() - (nowNanos - openedNanos);
+        return Duration.ofNanos(Math.max(0, left));
+    }
+}

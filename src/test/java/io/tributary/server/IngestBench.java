@@ -1,0 +1,262 @@
+package io.tributary.server;
+
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.ValueAtPercentile;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.Tables;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.Subscription;
+import io.tributary.server.local.EmbeddedKafka;
+import io.tributary.schema.SchemaSource;
+import io.tributary.testing.KafkaTestSupport;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The ingestion benchmark behind {@code bench/ingest/run.sh}. Modes: {@code broker <dir> <port>} runs a broker in its
+ * own JVM (so its memory does not count); {@code fill <bootstrap> <topic> <records>} fills a 6-partition topic with
+ * ~130-byte JSON records; {@code run <bootstrap> <topic> <records> <warehouse>} measures catch-up against a plain
+ * consumer, freshness at 5k records/s and peak heap.
+ */
+public final class IngestBench {
+
+    public static final String JSON_SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"},"
+            + "\"user\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\"},\"currency\":{\"type\":\"string\"},"
+            + "\"country\":{\"type\":\"string\"},\"ok\":{\"type\":\"boolean\"}}}";
+
+    /**
+     * Outside Quarkus, Quarkus's initial log configurator leaves every logger at DEBUG, and parquet-mr then formats a
+     * debug line for every value it writes (about ten times slower). Held here so the levels are not collected.
+     */
+    private static final List<java.util.logging.Logger> QUIET = new ArrayList<>();
+
+    public static void main(String[] args) throws Exception {
+        for (String name : List.of("org.apache.parquet", "org.apache.kafka", "kafka", "io.delta", "org.apache.hadoop",
+                "state.change.logger")) {
+            java.util.logging.Logger logger = java.util.logging.Logger.getLogger(name);
+            logger.setLevel(java.util.logging.Level.SEVERE);
+            QUIET.add(logger);
+        }
+        switch (args[0]) {
+            case "broker" -> {
+                EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(args[1]), Integer.parseInt(args[2]), Map.of());
+                System.out.println("broker ready at " + kafka.bootstrapServers());
+                Thread.currentThread().join();
+            }
+            case "fill" -> fill(args[1], args[2], Integer.parseInt(args[3]));
+            case "run" -> run(args[1], args[2], Integer.parseInt(args[3]), Path.of(args[4]));
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    public static byte[] record(long i, Random random) {
+        String s = "{\"id\":" + i + ",\"user\":\"user-" + (100000 + random.nextInt(900000)) + "\",\"amount\":"
+                + (random.nextInt(1000000) / 100.0) + ",\"currency\":\"EUR\",\"country\":\"DE\",\"ok\":true,"
+                + "\"note\":\"padding-" + Long.toHexString(random.nextLong()) + "\"}";
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static void fill(String bootstrap, String topic, int records) throws Exception {
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            topics.createTopic(topic, 6);
+        }
+        Random random = new Random(1);
+        long bytes = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
+                "linger.ms", "20", "batch.size", "262144", "acks", "1"), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < records; i++) {
+                byte[] v = record(i, random);
+                bytes += v.length;
+                producer.send(new ProducerRecord<>(topic, i % 6, null, v));
+            }
+            producer.flush();
+        }
+        System.out.printf("filled %s with %d records, %.0f bytes each on average%n", topic, records,
+                (double) bytes / records);
+    }
+
+    static void run(String bootstrap, String topic, int records, Path warehouse) throws Exception {
+        double plain = plainConsumer(bootstrap, topic, records);
+        System.out.printf("plain KafkaConsumer: %,d records in %.2f s = %,.0f records/s%n", records,
+                records / plain, plain);
+
+        Tables tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
+        resetPeakHeap();
+        Map<PartitionKey, Long> fromStart = new HashMap<>();
+        for (int p = 0; p < 6; p++) {
+            fromStart.put(new PartitionKey(topic, p), 0L);
+        }
+        PipelineSettings settings = new PipelineSettings(Duration.ofSeconds(1), 100_000, 64L << 20,
+                Duration.ofSeconds(30));
+        // A running server has loaded and compiled the ingest path long before a new stream catches up; the first
+        // stream of a fresh JVM pays class loading and JIT (seconds). Measure both: warm is the figure that matters.
+        if (System.getenv("BENCH_COLD") == null) {
+            int warmRecords = Math.min(records, 300_000);
+            PipelineSpec warm = KafkaStreamFixture.create(tables, "warm_up", new Subscription.Topics(List.of(topic)),
+                    new SchemaSource.Plain(), new SchemaSource.JsonSchema(JSON_SCHEMA), fromStart,
+                    Map.of("bootstrap.servers", bootstrap));
+            StreamPipeline warmPipeline = KafkaStreamFixture.pipeline(tables, warm, settings);
+            long warmStarted = System.nanoTime();
+            warmPipeline.start();
+            while (warmPipeline.status().rowsIngested() < warmRecords) {
+                Thread.sleep(20);
+            }
+            warmPipeline.stop();
+            System.out.printf("warm-up stream (first in this JVM, cold): %,d records in %.2f s%n",
+                    warmPipeline.status().rowsIngested(), (System.nanoTime() - warmStarted) / 1e9);
+            resetPeakHeap();
+        }
+        PipelineSpec catchUp = KafkaStreamFixture.create(tables, "catch_up", new Subscription.Topics(List.of(topic)),
+                new SchemaSource.Plain(), new SchemaSource.JsonSchema(JSON_SCHEMA), fromStart,
+                Map.of("bootstrap.servers", bootstrap));
+        StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, catchUp, settings);
+        long started = System.nanoTime();
+        pipeline.start();
+        long lastPrint = started;
+        while (pipeline.status().rowsIngested() < records) {
+            Thread.sleep(20);
+            if (System.getenv("BENCH_TRACE") != null && System.nanoTime() - lastPrint > 1_000_000_000L) {
+                lastPrint = System.nanoTime();
+                System.out.printf("  %.1f s: %d rows, version %d%n", (lastPrint - started) / 1e9,
+                        pipeline.status().rowsIngested(), pipeline.status().tableVersion());
+            }
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        pipeline.stop();
+        double ingest = records / seconds;
+        System.out.printf("tributary catch-up (poll, decode JSON, write Parquet, commit): %,d records in %.2f s = "
+                + "%,.0f records/s%n", records, seconds, ingest);
+        System.out.printf("ratio tributary / plain consumer: %.2f (machine load average %.1f on %d cores)%n",
+                ingest / plain, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                Runtime.getRuntime().availableProcessors());
+        System.out.printf("peak heap during catch-up: %d MB (max heap %d MB)%n", peakHeap() >> 20,
+                Runtime.getRuntime().maxMemory() >> 20);
+
+        String fenceRounds = System.getenv("BENCH_FENCE");
+        if (fenceRounds != null) {
+            FenceBench.run(bootstrap, topic, records, tables, settings, fromStart, Integer.parseInt(fenceRounds));
+        }
+        if (System.getenv("BENCH_NO_FRESHNESS") == null) {
+            freshness(bootstrap, tables, settings);
+        }
+    }
+
+    static double plainConsumer(String bootstrap, String topic, int records) {
+        Map<String, Object> props = new HashMap<>();
+        props.put("bootstrap.servers", bootstrap);
+        props.put("max.poll.records", "5000");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (int p = 0; p < 6; p++) {
+                partitions.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long started = System.nanoTime();
+            long seen = 0;
+            long bytes = 0;
+            while (seen < records) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofSeconds(1));
+                for (var r : polled) {
+                    bytes += r.value().length;
+                    seen++;
+                }
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            if (bytes == 0) {
+                throw new IllegalStateException("no bytes read");
+            }
+            return seen / seconds;
+        }
+    }
+
+    /** 5,000 records/s for 30 s into a fresh topic; freshness is Kafka timestamp to the commit that made it readable. */
+    static void freshness(String bootstrap, Tables tables, PipelineSettings settings) throws Exception {
+        String topic = "fresh";
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            topics.createTopic(topic, 6);
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            PipelineSpec spec = KafkaStreamFixture.create(tables, "freshness",
+                    new Subscription.Topics(List.of(topic)), new SchemaSource.Plain(),
+                    new SchemaSource.JsonSchema(JSON_SCHEMA), topics.endOffsets(topic),
+                    Map.of("bootstrap.servers", bootstrap));
+            StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, spec, settings, registry);
+            pipeline.start();
+            Thread.sleep(3000);
+            Random random = new Random(2);
+            int total = 150_000;
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap,
+                    "linger.ms", "5"), new ByteArraySerializer(), new ByteArraySerializer())) {
+                long start = System.nanoTime();
+                for (int i = 0; i < total; i++) {
+                    long due = start + (long) i * 200_000L;
+                    long wait = due - System.nanoTime();
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.sleep(wait);
+                    }
+                    producer.send(new ProducerRecord<>(topic, i % 6, null, record(i, random)));
+                }
+                producer.flush();
+            }
+            while (pipeline.status().rowsIngested() < total) {
+                Thread.sleep(50);
+            }
+            Timer timer = registry.get("tributary.ingest.freshness").timer();
+            StringBuilder out = new StringBuilder();
+            for (ValueAtPercentile v : timer.takeSnapshot().percentileValues()) {
+                out.append(String.format(" p%.0f=%.0f ms", v.percentile() * 100, v.value(TimeUnit.MILLISECONDS)));
+            }
+            long count = timer.count();
+            double max = timer.max(TimeUnit.MILLISECONDS);
+            pipeline.stop();
+            System.out.printf("freshness at 5,000 records/s (produce to committed, %d sampled records):%s, max=%.0f ms%n",
+                    count, out, max);
+        }
+    }
+
+    private static volatile long peakHeap;
+
+    /** Samples used heap every 10 ms: pools peak at different moments, so summing their peaks would overstate. */
+    static void resetPeakHeap() {
+        System.gc();
+        peakHeap = 0;
+        Thread sampler = new Thread(() -> {
+            while (true) {
+                long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+                if (used > peakHeap) {
+                    peakHeap = used;
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "heap-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    static long peakHeap() {
+        return peakHeap;
+    }
+}

@@ -1,0 +1,217 @@
+package io.tributary.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.delta.Tables;
+import io.tributary.server.local.EmbeddedKafka;
+import io.tributary.testing.KafkaTestSupport;
+import io.tributary.testing.StreamRequests;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged server as a user runs it (SPEC 7: {@code java -jar target/quarkus-app/quarkus-run.jar}), in an
+ * environment holding only the README's configuration table's variables: the registry database's reactive URL, user
+ * and password, the warehouse, the data key and the HTTP port. No JDBC URL and no Kafka of the server's own (nothing
+ * of the server's listens on localhost:9092); the stream's cluster is a broker on another port. A stream is created and
+ * fed, the server is killed with SIGKILL while records arrive, and a second server process started the same way
+ * ingests the rest: the table then holds exactly the produced records.
+ *
+ * <p>Runs after {@code package} (Maven's integration-test phase, tag {@code packaged}), against the jar just built.
+ */
+@Tag("packaged")
+class PackagedServerIT {
+
+    private static final String TOPIC = "orders";
+    private static final int PARTITIONS = 3;
+    private static final String STREAM = "main.packaged.orders";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
+    private static final Duration INGEST_TIMEOUT = Duration.ofSeconds(180);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void startsWithTheDocumentedSettingsAndResumesAfterKill9() throws Exception {
+        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
+        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        if (listening(9092)) {
+            System.err.println("PackagedServerIT: something else listens on localhost:9092; the server must not care");
+        }
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("postgres")).start();
+                EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, Map.of());
+                KafkaTestSupport topics = new KafkaTestSupport(kafka.bootstrapServers())) {
+            assertThat(kafka.port()).isNotEqualTo(9092);
+            topics.createTopic(TOPIC, PARTITIONS);
+            int httpPort = freePort();
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
+            env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+            env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+            env.put("TRIBUTARY_WAREHOUSE", dir.resolve("warehouse").toString());
+            env.put("TRIBUTARY_SECRETS_KEY", randomKey());
+            env.put("QUARKUS_HTTP_PORT", String.valueOf(httpPort));
+            String api = "http://127.0.0.1:" + httpPort;
+            Tables tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
+            String location = tables.defaultLocation("main", "packaged", "orders_ingestion");
+            List<String> expected = new ArrayList<>();
+            int[] next = new int[PARTITIONS];
+
+            Process first = spawn(jar, env, dir.resolve("server-1.log"));
+            try {
+                awaitOrFail(first, dir.resolve("server-1.log"), START_TIMEOUT, () -> ready(api), "ready");
+                post(api, "/api/2.0/connections", "{\"name\": \"cluster\", \"connection_type\": \"KAFKA\", "
+                        + "\"options\": {\"bootstrap_servers\": \"" + kafka.bootstrapServers() + "\"}}");
+                post(api, "/api/2.0/feature-engineering/streams",
+                        StreamRequests.valid(STREAM, "cluster", TOPIC).toString());
+                produce(topics, 30, next, expected);
+                awaitOrFail(first, dir.resolve("server-1.log"), INGEST_TIMEOUT,
+                        () -> rowCount(tables, location) == expected.size(), "the first records ingested");
+                produce(topics, 30, next, expected);
+            } finally {
+                first.destroyForcibly(); // SIGKILL: no shutdown hook, no clean consumer close
+                first.waitFor(30, TimeUnit.SECONDS);
+            }
+
+            Process second = spawn(jar, env, dir.resolve("server-2.log"));
+            try {
+                awaitOrFail(second, dir.resolve("server-2.log"), START_TIMEOUT, () -> ready(api), "ready again");
+                produce(topics, 30, next, expected);
+                awaitOrFail(second, dir.resolve("server-2.log"), INGEST_TIMEOUT,
+                        () -> rowCount(tables, location) >= expected.size(),
+                        "every record ingested after the restart");
+                assertThat(KafkaTestSupport.coordinates(KafkaTestSupport.rows(tables, location)))
+                        .as("exactly the produced records, no gap, no duplicate")
+                        .containsExactlyInAnyOrderElementsOf(expected);
+            } finally {
+                second.destroy();
+                if (!second.waitFor(30, TimeUnit.SECONDS)) {
+                    second.destroyForcibly();
+                }
+            }
+        } finally {
+            keepLogs();
+        }
+    }
+
+    /** The servers' logs outlive the temporary directory, for a look after a failure. */
+    private void keepLogs() throws IOException {
+        Path kept = Path.of(System.getProperty("tributary.test.build-dir", "target"), "packaged-server-it");
+        Files.createDirectories(kept);
+        for (String log : List.of("server-1.log", "server-2.log")) {
+            if (Files.exists(dir.resolve(log))) {
+                Files.copy(dir.resolve(log), kept.resolve(log), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    /** A child whose environment is exactly {@code env}: nothing inherited, as on a fresh machine. */
+    private static Process spawn(Path jar, Map<String, String> env, Path log) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-jar", jar.toAbsolutePath().toString())
+                .directory(log.getParent().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        return builder.start();
+    }
+
+    private static void produce(KafkaTestSupport topics, int count, int[] next, List<String> expected) {
+        for (int i = 0; i < count; i++) {
+            int partition = i % PARTITIONS;
+            int offset = next[partition]++;
+            topics.send(TOPIC, partition, null, ("{\"id\": \"" + partition + "-" + offset + "\", \"amount\": " + i
+                    + ".5}").getBytes(StandardCharsets.UTF_8));
+            expected.add(TOPIC + "/" + partition + "/" + offset);
+        }
+        topics.flush();
+    }
+
+    private static long rowCount(Tables tables, String location) {
+        return tables.exists(location) ? KafkaTestSupport.rows(tables, location).size() : 0;
+    }
+
+    private boolean ready(String api) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(api + "/q/health/ready")).timeout(Duration.ofSeconds(5))
+                    .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private void post(String api, String path, String body) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(api + path))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("POST %s: %s", path, response.body()).isEqualTo(200);
+    }
+
+    /** Waits for {@code condition}; fails with the server's log tail if the server exits or time runs out. */
+    private static void awaitOrFail(Process server, Path log, Duration timeout, BooleanSupplier condition, String what)
+            throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (!server.isAlive() || System.nanoTime() > deadline) {
+                throw new AssertionError("server " + (server.isAlive() ? "not " + what + " within " + timeout
+                        : "exited with " + server.exitValue() + " before " + what) + "; its log ends with:\n"
+                        + tail(log));
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static String tail(Path log) throws IOException {
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private static boolean listening(int port) {
+        try (var socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String randomKey() {
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        return Base64.getEncoder().encodeToString(key);
+    }
+}

@@ -1,0 +1,248 @@
+package io.tributary.server;
+
+import static io.tributary.server.KafkaPipelineTest.utf8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.PartitionPosition;
+import io.tributary.delta.Tables;
+import io.tributary.ingest.IngestionStatus;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.Subscription;
+import io.tributary.server.local.EmbeddedKafka;
+import io.tributary.schema.SchemaSource;
+import io.tributary.testing.KafkaTestSupport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A topic deleted and created again under the same name (issue 12, item 2): the server pipeline, against a real
+ * broker, ingests the new topic from its beginning, whether its consumer runs through the recreate or the stream is
+ * idle, and says so in its status. Every table is read back with Kernel's scan and compared row for row: the old
+ * topic's rows and the new topic's, each once (values tell the two apart, since they share offsets).
+ */
+class TopicRecreateIngestionTest {
+
+    /** Idles after 1 s without records; the idle watch looks every 300 ms. */
+    static final PipelineSettings IDLING = new PipelineSettings(Duration.ofMillis(300), 100_000, 64L << 20,
+            Duration.ofSeconds(1), Duration.ofSeconds(1));
+    /** Never idles while the test runs. */
+    static final PipelineSettings ACTIVE = new PipelineSettings(Duration.ofMillis(300), 100_000, 64L << 20,
+            Duration.ofSeconds(1), Duration.ofMinutes(10));
+
+    @TempDir
+    static Path dir;
+    static EmbeddedKafka kafka;
+    static KafkaTestSupport topics;
+    static Admin admin;
+    static Tables tables;
+    final List<StreamPipeline> running = new ArrayList<>();
+    final List<IdleWatch> watches = new ArrayList<>();
+
+    @BeforeAll
+    static void startKafka() {
+        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, Map.of());
+        topics = new KafkaTestSupport(kafka.bootstrapServers());
+        admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()));
+        tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
+    }
+
+    @AfterAll
+    static void stopKafka() {
+        admin.close();
+        topics.close();
+        kafka.close();
+    }
+
+    @AfterEach
+    void stopAll() {
+        watches.forEach(IdleWatch::close);
+        running.forEach(StreamPipeline::stop);
+    }
+
+    @Test
+    void aRunningStreamIngestsTheRecreatedTopicFromItsBeginningWithFewerPartitions() throws Exception {
+        topics.createTopic("re-run", 3);
+        String oldId = topicId("re-run");
+        PipelineSpec spec = stream("re_run", "re-run", topics.endOffsets("re-run"));
+        StreamPipeline pipeline = start(spec, ACTIVE);
+        List<String> want = new ArrayList<>(produce("re-run", 3, 40, "old"));
+        awaitRows(spec, want.size());
+
+        recreate("re-run", 2);
+        String newId = topicId("re-run");
+        want.addAll(produce("re-run", 2, 150, "new"));
+
+        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertRecreated(pipeline, spec, "re-run", oldId, newId);
+        // The third partition is gone from the new topic: its position was reset too, so one added later starts at 0.
+        assertThat(tables.open(spec.tableLocation()).positions()).containsEntry(new PartitionKey("re-run", 2), 0L)
+                .containsEntry(new PartitionKey("re-run", 0), 150L).containsEntry(new PartitionKey("re-run", 1), 150L);
+    }
+
+    @Test
+    void anIdleStreamWakesForARecreatedTopicThatEndsBeforeItsPositions() throws Exception {
+        topics.createTopic("re-idle", 3);
+        String oldId = topicId("re-idle");
+        PipelineSpec spec = stream("re_idle", "re-idle", topics.endOffsets("re-idle"));
+        StreamPipeline pipeline = watched(spec);
+        List<String> want = new ArrayList<>(produce("re-idle", 3, 200, "old"));
+        awaitRows(spec, want.size());
+        await().atMost(Duration.ofSeconds(30)).until(pipeline::idle);
+
+        // 100 records per partition, while the table stands at 200 in each: the old code never woke up for them.
+        recreate("re-idle", 3);
+        String newId = topicId("re-idle");
+        want.addAll(produce("re-idle", 3, 100, "new"));
+
+        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertRecreated(pipeline, spec, "re-idle", oldId, newId);
+    }
+
+    @Test
+    void positionsWithoutATopicIdBeyondTheTopicsEndAreTakenForARecreatedTopic() throws Exception {
+        // A table written before topic ids were recorded, whose topic was recreated meanwhile: it stands at 500.
+        topics.createTopic("re-old", 1);
+        PipelineSpec spec = stream("re_old", "re-old", Map.of(new PartitionKey("re-old", 0), 500L));
+        StreamPipeline pipeline = start(spec, ACTIVE);
+        List<String> want = produce("re-old", 1, 300, "new");
+
+        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pipeline.status().topicRecreations())
+                .extracting(IngestionStatus.TopicRecreation::topic, IngestionStatus.TopicRecreation::previousTopicId,
+                        IngestionStatus.TopicRecreation::topicId)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("re-old", null, topicId("re-old"))));
+        assertThat(tables.open(spec.tableLocation()).positionDetails().get(new PartitionKey("re-old", 0)).topicId())
+                .contains(topicId("re-old"));
+    }
+
+    @Test
+    void theFirstCommitAdoptsTheTopicIdOfPositionsWithoutOne() throws Exception {
+        topics.createTopic("re-adopt", 2);
+        produce("re-adopt", 2, 5, "early");
+        PipelineSpec spec = stream("re_adopt", "re-adopt", topics.endOffsets("re-adopt"));
+        StreamPipeline pipeline = start(spec, ACTIVE);
+        // Only partition 0 gets records; partition 1's position adopts the id in the same commit.
+        List<String> want = new ArrayList<>();
+        for (int i = 5; i < 25; i++) {
+            topics.send("re-adopt", 0, null, utf8("v-0-" + i));
+            want.add("v-0-" + i + "@0/" + i);
+        }
+        topics.flush();
+
+        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        Map<PartitionKey, PartitionPosition> positions = tables.open(spec.tableLocation()).positionDetails();
+        assertThat(positions.values()).extracting(PartitionPosition::topicId)
+                .containsOnly(Optional.of(topicId("re-adopt")));
+        assertThat(positions.get(new PartitionKey("re-adopt", 1)).next()).isEqualTo(5);
+        assertThat(pipeline.status().topicRecreations()).isEmpty();
+    }
+
+    private void assertRecreated(StreamPipeline pipeline, PipelineSpec spec, String topic, String oldId, String newId) {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            IngestionStatus s = pipeline.status();
+            assertThat(s.state()).isEqualTo(IngestionStatus.State.RUNNING);
+            assertThat(s.topicRecreations()).hasSize(1);
+            IngestionStatus.TopicRecreation r = s.topicRecreations().get(0);
+            assertThat(r.topic()).isEqualTo(topic);
+            assertThat(r.previousTopicId()).isEqualTo(oldId);
+            assertThat(r.topicId()).isEqualTo(newId);
+            assertThat(r.message()).contains("topic " + topic + " was deleted and created again",
+                    oldId + " -> " + newId, "ingested from its beginning");
+        });
+        // The table says so too, for a process that reads the status from the log (stream-api on AWS, a restart).
+        assertThat(IngestionStatus.TopicRecreation.of(tables.open(spec.tableLocation()).positionDetails()))
+                .extracting(IngestionStatus.TopicRecreation::topicId).containsExactly(newId);
+    }
+
+    private PipelineSpec stream(String name, String topic, Map<PartitionKey, Long> start) {
+        return KafkaStreamFixture.create(tables, name, new Subscription.Topics(List.of(topic)), new SchemaSource.Plain(),
+                new SchemaSource.Plain(), start, Map.of("bootstrap.servers", kafka.bootstrapServers()));
+    }
+
+    private StreamPipeline start(PipelineSpec spec, PipelineSettings settings) {
+        StreamPipeline p = KafkaStreamFixture.pipeline(tables, spec, settings, new SimpleMeterRegistry());
+        running.add(p);
+        p.start();
+        return p;
+    }
+
+    private StreamPipeline watched(PipelineSpec spec) {
+        StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, spec, IDLING, new SimpleMeterRegistry());
+        running.add(pipeline);
+        IdleWatch watch = new IdleWatch(IDLING);
+        watches.add(watch);
+        watch.watch(pipeline);
+        return pipeline;
+    }
+
+    /** Produces {@code perPartition} records to each partition; returns the rows they must become. */
+    private static List<String> produce(String topic, int partitions, int perPartition, String tag) {
+        List<String> rows = new ArrayList<>();
+        for (int i = 0; i < perPartition; i++) {
+            for (int p = 0; p < partitions; p++) {
+                topics.send(topic, p, null, utf8(tag + "-" + p + "-" + i));
+            }
+        }
+        topics.flush();
+        Map<PartitionKey, Long> ends = topics.endOffsets(topic);
+        for (int p = 0; p < partitions; p++) {
+            long first = ends.get(new PartitionKey(topic, p)) - perPartition;
+            for (int i = 0; i < perPartition; i++) {
+                rows.add(tag + "-" + p + "-" + i + "@" + p + "/" + (first + i));
+            }
+        }
+        return rows;
+    }
+
+    /** "value@partition/offset" of every row, by Kernel's scan, once it has at least {@code count} rows. */
+    private static List<String> awaitRows(PipelineSpec spec, int count) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                .until(() -> KafkaTestSupport.rows(tables, spec.tableLocation()).size() >= count);
+        // Give a wrong extra commit the chance to show.
+        try {
+            Thread.sleep(1500);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return KafkaTestSupport.rows(tables, spec.tableLocation()).stream()
+                .map(r -> r.get("value") + "@" + r.get("kafka_partition") + "/" + r.get("kafka_offset")).toList();
+    }
+
+    private static String topicId(String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).topicNameValues().get(topic).get().topicId().toString();
+    }
+
+    /** Deletes the topic and creates it again under the same name once the deletion has gone through. */
+    private static void recreate(String topic, int partitions) throws Exception {
+        admin.deleteTopics(List.of(topic)).all().get();
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (true) {
+            try {
+                admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+                break;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException) || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(200);
+            }
+        }
+        topics.endOffsets(topic);
+    }
+}
