@@ -3,7 +3,6 @@ package io.tributary.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
-import io.tributary.runtime.config.DurationConverter;
 import java.time.Duration;
 
 /**
