@@ -41,13 +41,30 @@ public final class StartPositions {
      */
     public static Map<PartitionKey, Long> capture(Map<String, String> kafkaProperties, Subscription subscription,
             Duration timeout) {
+        return captureWithTopicIds(kafkaProperties, subscription, timeout).positions();
+    }
+
+    /**
+     * The start positions and the topic id of every topic they belong to, read in the same request: recorded with the
+     * positions, the ids tell a topic recreated before the stream's first commit from the one the positions were read
+     * on (see {@link io.tributary.delta.Tables#create(String, org.apache.avro.Schema, Map, Map)}).
+     *
+     * @param positions the next offset to ingest per existing matching partition
+     * @param topicIds topic name to Kafka topic id, for the topics of {@code positions}
+     */
+    public record Captured(Map<PartitionKey, Long> positions, Map<String, String> topicIds) {}
+
+    /** As {@link #capture}, with the topics' ids. */
+    public static Captured captureWithTopicIds(Map<String, String> kafkaProperties, Subscription subscription,
+            Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Admin admin = admin(kafkaProperties, timeout);
         try {
-            List<TopicPartition> partitions = resolve(admin, subscription, deadline, kafkaProperties);
+            Map<String, String> topicIds = new TreeMap<>();
+            List<TopicPartition> partitions = resolve(admin, subscription, deadline, kafkaProperties, topicIds);
             Map<PartitionKey, Long> positions = new TreeMap<>();
             if (partitions.isEmpty()) {
-                return positions;
+                return new Captured(positions, topicIds);
             }
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();
             partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
@@ -55,7 +72,7 @@ public final class StartPositions {
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets =
                     await(result.all(), deadline, kafkaProperties);
             offsets.forEach((tp, info) -> positions.put(new PartitionKey(tp.topic(), tp.partition()), info.offset()));
-            return positions;
+            return new Captured(positions, topicIds);
         } finally {
             admin.close(Duration.ZERO);
         }
@@ -105,22 +122,25 @@ public final class StartPositions {
     }
 
     private static List<TopicPartition> resolve(Admin admin, Subscription subscription, long deadline,
-            Map<String, String> secrets) {
+            Map<String, String> secrets, Map<String, String> topicIds) {
         if (subscription instanceof Subscription.Topics t) {
-            return describe(admin, t.topics(), deadline, secrets, null);
+            return describe(admin, t.topics(), deadline, secrets, null, topicIds);
         }
         if (subscription instanceof Subscription.Pattern p) {
             Collection<String> names = await(admin.listTopics(new ListTopicsOptions().listInternal(false)).names(),
                     deadline, secrets);
-            return describe(admin, List.copyOf(matching(names, p)), deadline, secrets, null);
+            return describe(admin, List.copyOf(matching(names, p)), deadline, secrets, null, topicIds);
         }
         Subscription.Assign a = (Subscription.Assign) subscription;
-        return describe(admin, List.copyOf(a.partitions().keySet()), deadline, secrets, a.partitions());
+        return describe(admin, List.copyOf(a.partitions().keySet()), deadline, secrets, a.partitions(), topicIds);
     }
 
-    /** Partitions of the topics that exist; with {@code assigned}, only those partitions of each topic. */
+    /**
+     * Partitions of the topics that exist; with {@code assigned}, only those partitions of each topic. Puts each
+     * existing topic's id into {@code topicIds}.
+     */
     private static List<TopicPartition> describe(Admin admin, List<String> topics, long deadline,
-            Map<String, String> secrets, Map<String, List<Integer>> assigned) {
+            Map<String, String> secrets, Map<String, List<Integer>> assigned, Map<String, String> topicIds) {
         List<TopicPartition> result = new ArrayList<>();
         if (topics.isEmpty()) {
             return result;
@@ -132,6 +152,9 @@ public final class StartPositions {
                 description = await(futures.get(topic), deadline, secrets);
             } catch (MissingTopic e) {
                 continue;
+            }
+            if (description.topicId() != null && !org.apache.kafka.common.Uuid.ZERO_UUID.equals(description.topicId())) {
+                topicIds.put(topic, description.topicId().toString());
             }
             description.partitions().forEach(p -> {
                 if (assigned == null || assigned.get(topic).contains(p.partition())) {
@@ -158,6 +181,10 @@ public final class StartPositions {
             if (cause instanceof UnknownTopicOrPartitionException) {
                 throw new MissingTopic();
             }
+            if (KafkaTlsFailures.isTls(cause)) {
+                throw new KafkaAccessException(KafkaTlsFailures.describe(cause,
+                        secrets.getOrDefault("bootstrap.servers", "?")) + ": " + scrub(rootCause(cause), secrets));
+            }
             if (cause instanceof AuthenticationException) {
                 throw new KafkaAccessException("Kafka rejected the credentials: " + scrub(cause, secrets));
             }
@@ -183,6 +210,14 @@ public final class StartPositions {
             }
         }
         return message;
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c;
     }
 
     private static final class MissingTopic extends RuntimeException {

@@ -219,14 +219,18 @@ public class StreamService {
         if (p.backfillLocation() != null) {
             checkBackfillSource(checked.backfillName(), p.backfillLocation());
         }
-        Map<PartitionKey, Long> positions;
+        StartPositions.Captured start;
         try {
-            positions = StartPositions.capture(p.sources().kafkaProperties(), checked.subscription(), kafkaTimeout);
+            start = StartPositions.captureWithTopicIds(p.sources().kafkaProperties(), checked.subscription(),
+                    kafkaTimeout);
         } catch (StartPositions.KafkaAccessException e) {
-            throw RegistryException.invalid("connection_config", e.getMessage());
+            // Name the connection: the brokers alone do not tell the user which registry object to fix.
+            String via = checked.connectionName() == null ? "" : "connection '" + checked.connectionName() + "': ";
+            throw RegistryException.invalid("connection_config", via + e.getMessage());
         }
         try {
-            tables.create(p.destinationLocation(), rowSchema, positions);
+            // With the topic ids: a topic recreated before the first commit is then told apart (SPEC 4).
+            tables.create(p.destinationLocation(), rowSchema, start.positions(), start.topicIds());
         } catch (TableExistsException e) {
             throw RegistryException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
                     + p.destinationLocation() + "; choose another table name");
@@ -251,7 +255,7 @@ public class StreamService {
         row.backfillState = checked.backfill() == null ? "NOT_CONFIGURED" : "WAITING_FOR_OVERLAP";
         PipelineSpec spec = new PipelineSpec(row.id, row.fullName, table.storageLocation, checked.subscription(),
                 p.sources().kafkaProperties(), p.sources().key(), p.sources().value(), now);
-        return new Built(p, row, table, spec, positions);
+        return new Built(p, row, table, spec, start.positions());
     }
 
     private void checkBackfillSource(String name, String location) {
