@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -70,7 +71,8 @@ final class KernelTables implements Tables {
     }
 
     @Override
-    public DeltaTable create(String location, Schema rowSchema, Map<PartitionKey, Long> startPositions) {
+    public DeltaTable create(String location, Schema rowSchema, Map<PartitionKey, Long> startPositions,
+            Map<String, String> topicIds) {
         String path = qualify(location);
         StructType schema = SchemaMapping.toDelta(rowSchema);
         if (exists(path)) {
@@ -81,8 +83,8 @@ final class KernelTables implements Tables {
                     .withTableProperties(TABLE_PROPERTIES)
                     .build(engine);
             String commitId = UUID.randomUUID().toString();
-            startPositions.forEach((p, next) ->
-                    txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(p, next, commitId, 0)));
+            startPositions.forEach((p, next) -> txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(
+                    p, next, commitId, 0, Optional.ofNullable(topicIds.get(p.topic())), false, Optional.empty())));
             TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
             runHooks(result);
         } catch (TableAlreadyExistsException | ConcurrentWriteException e) {

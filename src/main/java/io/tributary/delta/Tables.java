@@ -32,7 +32,19 @@ public interface Tables {
      *
      * @throws TableExistsException when a Delta log already exists there
      */
-    DeltaTable create(String location, org.apache.avro.Schema rowSchema, Map<PartitionKey, Long> startPositions);
+    default DeltaTable create(String location, org.apache.avro.Schema rowSchema,
+            Map<PartitionKey, Long> startPositions) {
+        return create(location, rowSchema, startPositions, Map.of());
+    }
+
+    /**
+     * As {@link #create(String, org.apache.avro.Schema, Map)}, each position recording the Kafka topic id of its topic
+     * ({@code topicIds}: topic name to id, as the positions were read): a topic deleted and created again before the
+     * stream's first commit then has another id and is ingested from its beginning, even once it has grown past the
+     * positions (SPEC 4, recreated topics). Topics without an id adopt one at their first commit.
+     */
+    DeltaTable create(String location, org.apache.avro.Schema rowSchema, Map<PartitionKey, Long> startPositions,
+            Map<String, String> topicIds);
 
     /** @throws NoSuchTableException when there is no Delta log at the location */
     DeltaTable open(String location);

@@ -16,8 +16,10 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -38,13 +40,30 @@ public final class StartPositions {
      */
     public static Map<PartitionKey, Long> capture(Map<String, String> kafkaProperties, Subscription subscription,
             Duration timeout) {
+        return captureWithTopicIds(kafkaProperties, subscription, timeout).positions();
+    }
+
+    /**
+     * The start positions and the topic id of every topic they belong to, read in the same request: recorded with the
+     * positions, the ids tell a topic recreated before the stream's first commit from the one the positions were read
+     * on (see {@link io.tributary.delta.Tables#create(String, org.apache.avro.Schema, Map, Map)}).
+     *
+     * @param positions the next offset to ingest per existing matching partition
+     * @param topicIds topic name to Kafka topic id, for the topics of {@code positions}
+     */
+    public record Captured(Map<PartitionKey, Long> positions, Map<String, String> topicIds) {}
+
+    /** As {@link #capture}, with the topics' ids. */
+    public static Captured captureWithTopicIds(Map<String, String> kafkaProperties, Subscription subscription,
+            Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Admin admin = admin(kafkaProperties, timeout);
         try {
-            List<TopicPartition> partitions = resolve(admin, subscription, deadline, kafkaProperties);
+            Map<String, String> topicIds = new TreeMap<>();
+            List<TopicPartition> partitions = resolve(admin, subscription, deadline, kafkaProperties, topicIds);
             Map<PartitionKey, Long> positions = new TreeMap<>();
             if (partitions.isEmpty()) {
-                return positions;
+                return new Captured(positions, topicIds);
             }
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();
             partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
@@ -52,7 +71,7 @@ public final class StartPositions {
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> offsets =
                     await(result.all(), deadline, kafkaProperties);
             offsets.forEach((tp, info) -> positions.put(new PartitionKey(tp.topic(), tp.partition()), info.offset()));
-            return positions;
+            return new Captured(positions, topicIds);
         } finally {
             admin.close(Duration.ZERO);
         }
@@ -90,15 +109,16 @@ public final class StartPositions {
     }
 
     private static List<TopicPartition> resolve(Admin admin, Subscription subscription, long deadline,
-            Map<String, String> secrets) {
+            Map<String, String> secrets, Map<String, String> topicIds) {
         SortedSet<String> topics = SubscriptionTopics.topics(subscription, () -> await(
                 admin.listTopics(new ListTopicsOptions().listInternal(false)).names(), deadline, secrets));
-        return SubscriptionTopics.partitions(subscription, topics, partitionCounts(admin, topics, deadline, secrets));
+        return SubscriptionTopics.partitions(subscription, topics,
+                partitionCounts(admin, topics, deadline, secrets, topicIds));
     }
 
-    /** Partition counts of the topics that exist. */
+    /** Partition counts of the topics that exist; puts each existing topic's id into {@code topicIds}. */
     private static Map<String, Integer> partitionCounts(Admin admin, Collection<String> topics, long deadline,
-            Map<String, String> secrets) {
+            Map<String, String> secrets, Map<String, String> topicIds) {
         Map<String, Integer> counts = new HashMap<>();
         if (topics.isEmpty()) {
             return counts;
@@ -106,7 +126,11 @@ public final class StartPositions {
         var futures = admin.describeTopics(topics).topicNameValues();
         for (String topic : topics) {
             try {
-                counts.put(topic, await(futures.get(topic), deadline, secrets).partitions().size());
+                TopicDescription description = await(futures.get(topic), deadline, secrets);
+                counts.put(topic, description.partitions().size());
+                if (description.topicId() != null && !Uuid.ZERO_UUID.equals(description.topicId())) {
+                    topicIds.put(topic, description.topicId().toString());
+                }
             } catch (MissingTopic e) {
                 // Not there yet: no position; the pipeline reads it from its beginning once it appears.
             }
@@ -129,6 +153,10 @@ public final class StartPositions {
             Throwable cause = e.getCause();
             if (cause instanceof UnknownTopicOrPartitionException) {
                 throw new MissingTopic();
+            }
+            if (KafkaTlsFailures.isTls(cause)) {
+                throw new KafkaAccessException(KafkaTlsFailures.describe(cause,
+                        secrets.getOrDefault("bootstrap.servers", "?")) + ": " + scrub(rootCause(cause), secrets));
             }
             if (cause instanceof AuthenticationException) {
                 throw new KafkaAccessException("Kafka rejected the credentials: " + scrub(cause, secrets));
@@ -155,6 +183,14 @@ public final class StartPositions {
             }
         }
         return message;
+    }
+
+    private static Throwable rootCause(Throwable t) {
+        Throwable c = t;
+        while (c.getCause() != null && c.getCause() != c) {
+            c = c.getCause();
+        }
+        return c;
     }
 
     private static final class MissingTopic extends RuntimeException {

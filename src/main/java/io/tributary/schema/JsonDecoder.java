@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import java.io.IOException;
 
 /**
@@ -11,8 +12,15 @@ import java.io.IOException;
  * well-formed JSON value matching the plan is a {@link DecodeException}.
  */
 final class JsonDecoder implements Decoder {
-    /** Thread-safe and holds the shared field-name symbol table, so one for the process. */
-    private static final JsonFactory FACTORY = new JsonFactory();
+    /**
+     * Thread-safe and holds the shared field-name symbol table, so one for the process. Jackson caps a string value at
+     * 20 million characters by default, which would turn an oversized record (SPEC 4: ingested whole) into NULL with a
+     * misleading "malformed JSON"; a string cannot be longer than the record's bytes, which the broker already bounds,
+     * so the cap guards nothing here. Nesting depth and number length keep their limits.
+     */
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+            .build();
 
     private final JsonValueReader root;
 

@@ -78,11 +78,15 @@ public class Authenticator {
         String credential = parts[1].trim();
         String name = matchToken(credential);
         if (name == null && jwt.isPresent() && looksLikeJwt(credential)) {
-            name = jwt.get().subject(credential);
+            return principal(jwt.get().subject(credential));
         }
         if (name == null) {
             throw new UnauthenticatedException("invalid bearer token: use a configured token or a valid JWT");
         }
+        return principal(name);
+    }
+
+    private Principal principal(String name) {
         return new Principal(name, admins.contains(name));
     }
 

@@ -6,6 +6,7 @@ import java.security.spec.InvalidKeySpecException;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import org.jose4j.jwt.MalformedClaimException;
+import org.jose4j.jwt.consumer.ErrorCodes;
 import org.jose4j.jwt.consumer.InvalidJwtException;
 import org.jose4j.jwt.consumer.JwtConsumer;
 import org.jose4j.jwt.consumer.JwtConsumerBuilder;
@@ -25,13 +26,41 @@ final class JwtVerifier {
                 .build();
     }
 
-    /** @return the subject, or null when the token is not valid */
+    /**
+     * @return the subject
+     * @throws UnauthenticatedException saying why the token is refused (expired, another issuer, a bad signature), as
+     *                                  RFC 6750's error_description does; the token itself is never quoted
+     */
     String subject(String token) {
         try {
             return consumer.processToClaims(token).getSubject();
-        } catch (InvalidJwtException | MalformedClaimException e) {
-            return null;
+        } catch (InvalidJwtException e) {
+            throw new UnauthenticatedException("invalid JWT: " + reason(e));
+        } catch (MalformedClaimException e) {
+            throw new UnauthenticatedException("invalid JWT: its sub claim is not a string");
         }
+    }
+
+    private static String reason(InvalidJwtException e) {
+        if (e.hasExpired()) {
+            return "it has expired; get a new token from the issuer";
+        }
+        if (e.hasErrorCode(ErrorCodes.ISSUER_INVALID) || e.hasErrorCode(ErrorCodes.ISSUER_MISSING)) {
+            return "its issuer (iss) is not the one this server trusts (TRIBUTARY_AUTH_JWT_ISSUER)";
+        }
+        if (e.hasErrorCode(ErrorCodes.SIGNATURE_INVALID)) {
+            return "its signature does not verify with the issuer's key (TRIBUTARY_AUTH_JWT_PUBLIC_KEY)";
+        }
+        if (e.hasErrorCode(ErrorCodes.EXPIRATION_MISSING)) {
+            return "it has no expiration time (exp)";
+        }
+        if (e.hasErrorCode(ErrorCodes.SUBJECT_MISSING)) {
+            return "it has no subject (sub)";
+        }
+        if (e.hasErrorCode(ErrorCodes.NOT_YET_VALID)) {
+            return "it is not valid yet (nbf)";
+        }
+        return "it is malformed or not signed with the issuer's key";
     }
 
     static PublicKey parsePublicKey(String pem) {

@@ -1,5 +1,6 @@
 package io.tributary.server;
 
+import io.tributary.ingest.KafkaTlsFailures;
 import io.tributary.schema.InvalidSchemaException;
 import io.tributary.schema.SchemaRegistryUnavailableException;
 import java.util.Locale;
@@ -20,7 +21,10 @@ final class FailureMessages {
     static String describe(Throwable failure, Map<String, String> kafkaProperties) {
         Throwable root = rootCause(failure);
         String prefix;
-        if (isA(failure, AuthenticationException.class)) {
+        if (KafkaTlsFailures.isTls(failure)) {
+            // Before AuthenticationException, its superclass: "check the password" would send the user the wrong way.
+            prefix = KafkaTlsFailures.describe(failure, kafkaProperties.getOrDefault("bootstrap.servers", "?"));
+        } else if (isA(failure, AuthenticationException.class)) {
             prefix = "Kafka authentication failed (check the connection's user, password, mechanism and certificates)";
         } else if (isA(failure, AuthorizationException.class)) {
             prefix = "Kafka refused access (grant the connection's principal read access to the topics and group)";

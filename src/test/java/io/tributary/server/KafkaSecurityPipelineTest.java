@@ -89,4 +89,34 @@ class KafkaSecurityPipelineTest {
             pipeline.stop();
         }
     }
+
+    /**
+     * A truststore with another CA than the one that signed the broker: the stream fails at once (no hang, no retry
+     * loop left hidden behind RUNNING), and the message says that the broker's certificate is not trusted, names the
+     * brokers and leaks no store password.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"SASL_SSL SCRAM-SHA-512", "MTLS"})
+    void aBrokerCertificateOfAnotherCaFailsTheStreamClearly(String setup) {
+        String name = "sec_ca_" + setup.toLowerCase().replaceAll("[^a-z0-9]", "_");
+        Map<String, String> properties = broker.otherCa(setup);
+        StreamPipeline pipeline = pipeline(name, properties, name);
+        pipeline.start();
+        try {
+            topics.send(name, 0, null, "v".getBytes(StandardCharsets.UTF_8));
+            topics.flush();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                IngestionStatus s = pipeline.status();
+                assertThat(s.state()).isEqualTo(IngestionStatus.State.FAILED);
+                assertThat(s.stateMessage())
+                        .startsWith("the TLS certificate of Kafka at " + properties.get("bootstrap.servers")
+                                + " is not trusted")
+                        .contains("truststore")
+                        .doesNotContain(broker.storePassword()).doesNotContain(KafkaSecureBroker.PASSWORD);
+            });
+            assertThat(KafkaTestSupport.rows(tables, pipeline.spec().tableLocation())).isEmpty();
+        } finally {
+            pipeline.stop();
+        }
+    }
 }

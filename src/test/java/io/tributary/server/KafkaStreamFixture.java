@@ -34,10 +34,17 @@ final class KafkaStreamFixture {
     /** Creates the stream's table starting at {@code start} (the registry records the partitions' end offsets). */
     static PipelineSpec create(Tables tables, String name, Subscription subscription, SchemaSource key,
             SchemaSource value, Map<PartitionKey, Long> start, Map<String, String> kafkaProperties) {
+        return create(tables, name, subscription, key, value, start, Map.of(), kafkaProperties);
+    }
+
+    /** As the registry creates it now: with the topic ids the start positions were read on. */
+    static PipelineSpec create(Tables tables, String name, Subscription subscription, SchemaSource key,
+            SchemaSource value, Map<PartitionKey, Long> start, Map<String, String> topicIds,
+            Map<String, String> kafkaProperties) {
         String location = tables.defaultLocation("main", "test", name);
         StreamSchema schema = StreamSchema.of(SideSchema.compile(key, "key_schema"),
                 SideSchema.compile(value, "payload_schema"));
-        tables.create(location, schema.rowSchema(), start);
+        tables.create(location, schema.rowSchema(), start, topicIds);
         return new PipelineSpec("id-" + name, "main.test." + name, location, subscription, kafkaProperties, key, value,
                 Instant.now());
     }

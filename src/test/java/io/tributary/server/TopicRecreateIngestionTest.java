@@ -10,6 +10,7 @@ import io.tributary.delta.PartitionPosition;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
 import io.tributary.server.local.EmbeddedKafka;
 import io.tributary.schema.SchemaSource;
@@ -129,6 +130,36 @@ class TopicRecreateIngestionTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("re-old", null, topicId("re-old"))));
         assertThat(tables.open(spec.tableLocation()).positionDetails().get(new PartitionKey("re-old", 0)).topicId())
                 .contains(topicId("re-old"));
+    }
+
+    /**
+     * The gap ids at create close: a topic recreated between the create call and the stream's first commit, and grown
+     * past the positions read at create. Without an id in those positions nothing tells the new topic from the old one
+     * (its end is beyond them), and its first records up to the old end offsets would be skipped.
+     */
+    @Test
+    void aTopicRecreatedBeforeTheFirstCommitIsToldApartByTheIdReadAtCreate() throws Exception {
+        topics.createTopic("re-early", 2);
+        produce("re-early", 2, 50, "old");
+        String oldId = topicId("re-early");
+        // What the registry does at create: positions and ids in one request.
+        StartPositions.Captured start = StartPositions.captureWithTopicIds(
+                Map.of("bootstrap.servers", kafka.bootstrapServers()), new Subscription.Topics(List.of("re-early")),
+                Duration.ofSeconds(10));
+        assertThat(start.positions()).containsOnly(Map.entry(new PartitionKey("re-early", 0), 50L),
+                Map.entry(new PartitionKey("re-early", 1), 50L));
+        assertThat(start.topicIds()).containsOnly(Map.entry("re-early", oldId));
+        PipelineSpec spec = KafkaStreamFixture.create(tables, "re_early", new Subscription.Topics(List.of("re-early")),
+                new SchemaSource.Plain(), new SchemaSource.Plain(), start.positions(), start.topicIds(),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()));
+
+        recreate("re-early", 2);
+        String newId = topicId("re-early");
+        List<String> want = produce("re-early", 2, 80, "new");
+        StreamPipeline pipeline = start(spec, ACTIVE);
+
+        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertRecreated(pipeline, spec, "re-early", oldId, newId);
     }
 
     @Test

@@ -121,6 +121,53 @@ public final class KafkaSecureBroker implements AutoCloseable {
         return p;
     }
 
+    /**
+     * The properties of {@code setup} (SASL_SSL or MTLS) with a truststore that holds only another CA, one that did not
+     * sign the broker's certificate: what a connection configured with the wrong CA hands the client.
+     */
+    public Map<String, String> otherCa(String setup) {
+        Map<String, String> p = clientProperties(setup);
+        p.put("ssl.truststore.location", otherCaTruststore().toString());
+        return p;
+    }
+
+    /** A PKCS12 truststore (password {@link #storePassword()}) holding a CA that signed nothing of this broker. */
+    public synchronized Path otherCaTruststore() {
+        Path other = dir.resolve("other-ca");
+        try {
+            if (!java.nio.file.Files.exists(other.resolve("truststore.p12"))) {
+                Certificates.ca(other, "CN=another-ca");
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("making another CA failed", e);
+        }
+        return other.resolve("truststore.p12");
+    }
+
+    /** The broker's CA, as a PKCS12 truststore (password {@link #storePassword()}). */
+    public Path truststore() {
+        return dir.resolve("truststore.p12");
+    }
+
+    /** The client's keystore for the mTLS listener (its store and key password: {@link #storePassword()}). */
+    public Path clientKeystore() {
+        return dir.resolve("client.p12");
+    }
+
+    public String storePassword() {
+        return Certificates.STORE_PASSWORD;
+    }
+
+    /** The SSL listener, which asks for a client certificate. */
+    public String sslBootstrapServers() {
+        return "127.0.0.1:" + sslPort;
+    }
+
+    /** The SASL_SSL listener (PLAIN and SCRAM users {@link #USER}). */
+    public String saslSslBootstrapServers() {
+        return "127.0.0.1:" + saslSslPort;
+    }
+
     /** SASL properties with a wrong password, to see authentication fail. */
     public Map<String, String> wrongPassword(String mechanism) {
         Map<String, String> p = clientProperties(mechanism);
@@ -160,16 +207,21 @@ public final class KafkaSecureBroker implements AutoCloseable {
         static final String STORE_PASSWORD = "store-pw-1";
 
         static void create(Path dir) throws Exception {
+            ca(dir, "CN=test-ca");
+            signed(dir, "broker", "CN=localhost", "SAN=ip:127.0.0.1,dns:localhost");
+            signed(dir, "client", "CN=tributary-client", null);
+        }
+
+        /** A CA key in {@code ca.p12}, its certificate in {@code ca.pem} and alone in {@code truststore.p12}. */
+        static void ca(Path dir, String dname) throws Exception {
             java.nio.file.Files.createDirectories(dir);
-            keytool(dir, "-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=test-ca",
+            keytool(dir, "-genkeypair", "-alias", "ca", "-keyalg", "RSA", "-keysize", "2048", "-dname", dname,
                     "-ext", "bc:c", "-validity", "2", "-keystore", "ca.p12", "-storetype", "PKCS12",
                     "-storepass", STORE_PASSWORD);
             keytool(dir, "-exportcert", "-rfc", "-alias", "ca", "-keystore", "ca.p12", "-storepass", STORE_PASSWORD,
                     "-file", "ca.pem");
             keytool(dir, "-importcert", "-noprompt", "-alias", "ca", "-file", "ca.pem", "-keystore", "truststore.p12",
                     "-storetype", "PKCS12", "-storepass", STORE_PASSWORD);
-            signed(dir, "broker", "CN=localhost", "SAN=ip:127.0.0.1,dns:localhost");
-            signed(dir, "client", "CN=tributary-client", null);
         }
 
         private static void signed(Path dir, String name, String dname, String san) throws Exception {

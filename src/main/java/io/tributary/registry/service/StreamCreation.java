@@ -144,14 +144,19 @@ class StreamCreation {
         if (p.backfillLocation() != null) {
             checkBackfillSource(checked.backfillName(), p.backfillLocation());
         }
-        Map<PartitionKey, Long> positions;
+        StartPositions.Captured start;
         try {
-            positions = StartPositions.capture(p.sources().kafkaProperties(), checked.subscription(), kafka.adminTimeout());
+            start = StartPositions.captureWithTopicIds(p.sources().kafkaProperties(), checked.subscription(),
+                    kafka.adminTimeout());
         } catch (StartPositions.KafkaAccessException e) {
-            throw ApiException.invalid("connection_config", e.getMessage());
+            // Name the connection: the brokers alone do not tell the user which registry object to fix.
+            String via = checked.connectionName() == null ? "" : "connection '" + checked.connectionName() + "': ";
+            throw ApiException.invalid("connection_config", via + e.getMessage());
         }
+        Map<PartitionKey, Long> positions = start.positions();
         try {
-            tables.create(p.destinationLocation(), rowSchema, positions);
+            // With the topic ids: a topic recreated before the first commit is then told apart (SPEC 4).
+            tables.create(p.destinationLocation(), rowSchema, positions, start.topicIds());
         } catch (TableExistsException e) {
             throw ApiException.exists(StreamChecks.DESTINATION + ": a Delta table already exists at "
                     + p.destinationLocation() + "; choose another table name");
