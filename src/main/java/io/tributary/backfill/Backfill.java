@@ -7,8 +7,7 @@ import io.tributary.delta.WriteGuard;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.jboss.logging.Logger;
 
 /**
  * SPEC 5: the overlap check and the one-time merge of a backfill source into a stream's ingestion table. Plain Java,
@@ -16,7 +15,7 @@ import java.util.logging.Logger;
  * schedule and the backfill Lambda call the same methods and a crash anywhere is repaired by calling again.
  */
 public final class Backfill {
-    private static final Logger LOG = Logger.getLogger(Backfill.class.getName());
+    private static final Logger LOG = Logger.getLogger(Backfill.class);
     /** A redo happens only when stream rows raced in with keys the round also wrote; it is rare, so a few suffice. */
     private static final int MAX_ROUNDS = 5;
     static final String STREAM_GONE = "the stream was deleted before the merge committed; nothing was merged";
@@ -72,7 +71,7 @@ public final class Backfill {
         } catch (NoSuchTableException e) {
             return BackfillStatus.failed("the ingestion table " + job.ingestionLocation() + " does not exist");
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "backfill check of " + job.ingestionLocation() + " failed", e);
+            LOG.warnf(e, "backfill check of %s failed", job.ingestionLocation());
             return BackfillStatus.failed("the overlap check failed: " + e.getMessage() + "; it is retried at the next check");
         }
     }
@@ -114,21 +113,21 @@ public final class Backfill {
                             r.sourceVersion());
                     MergeCommit.Result result = MergeCommit.commit(ingestion, r, keys, marker, hooks, guard);
                     if (result == MergeCommit.Result.COMMITTED) {
-                        LOG.info(() -> "backfill of " + job.ingestionLocation() + " merged " + r.rows() + " rows in "
-                                + r.files().size() + " files (" + r.passes() + " pass(es), "
-                                + (System.nanoTime() - started) / 1_000_000 + " ms)");
+                        LOG.infof("backfill of %s merged %d rows in %d files (%d pass(es), %d ms)",
+                                job.ingestionLocation(), r.rows(), r.files().size(), r.passes(),
+                                (System.nanoTime() - started) / 1_000_000);
                         return marker.status();
                     }
                     if (result == MergeCommit.Result.GONE) {
                         // Files written after the delete removed the table would otherwise stay under its location.
                         ingestion.discard(r.files());
-                        LOG.info(() -> "backfill of " + job.ingestionLocation() + ": " + STREAM_GONE);
+                        LOG.infof("backfill of %s: %s", job.ingestionLocation(), STREAM_GONE);
                         return due.withFailure(STREAM_GONE);
                     }
                     if (result == MergeCommit.Result.ALREADY_MERGED) {
                         return CompletionMarker.parse(ingestion.domainMetadata(CompletionMarker.DOMAIN).orElseThrow()).status();
                     }
-                    LOG.info(() -> "backfill of " + job.ingestionLocation() + ": stream rows raced in with keys of the merge; redoing it");
+                    LOG.infof("backfill of %s: stream rows raced in with keys of the merge; redoing it", job.ingestionLocation());
                 }
             }
             return due.withFailure("stream rows kept arriving with keys the merge was about to insert (" + MAX_ROUNDS
@@ -138,7 +137,7 @@ public final class Backfill {
         } catch (IllegalArgumentException e) {
             return due.withFailure(e.getMessage());
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "backfill merge into " + job.ingestionLocation() + " failed", e);
+            LOG.warnf(e, "backfill merge into %s failed", job.ingestionLocation());
             return due.withFailure("the merge failed: " + e.getMessage() + "; it is retried at the next check");
         }
     }

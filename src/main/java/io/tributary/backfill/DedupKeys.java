@@ -1,5 +1,6 @@
 package io.tributary.backfill;
 
+import io.tributary.schema.AvroNullables;
 import io.tributary.schema.StreamSchema;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -60,7 +61,7 @@ final class DedupKeys {
             current = f.schema();
         }
         // A nested field under a nullable struct is NULL whenever its parent is.
-        return SourceRowMapper.nullable(current) ? current : Schema.createUnion(Schema.create(Schema.Type.NULL), current);
+        return AvroNullables.acceptsNull(current) ? current : AvroNullables.nullable(current);
     }
 
     /** The top-level columns the key reads: all a row needs for {@link #hash}. */

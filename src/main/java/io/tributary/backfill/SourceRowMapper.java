@@ -1,5 +1,6 @@
 package io.tributary.backfill;
 
+import io.tributary.schema.AvroNullables;
 import io.tributary.schema.StreamSchema;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -86,15 +87,11 @@ final class SourceRowMapper {
     }
 
     static boolean nullable(Schema s) {
-        return s.getType() == Schema.Type.NULL
-                || s.getType() == Schema.Type.UNION && s.getTypes().stream().anyMatch(t -> t.getType() == Schema.Type.NULL);
+        return AvroNullables.acceptsNull(s);
     }
 
     static Schema nonNull(Schema s) {
-        if (s.getType() != Schema.Type.UNION) {
-            return s;
-        }
-        return s.getTypes().stream().filter(t -> t.getType() != Schema.Type.NULL).findFirst().orElseThrow();
+        return AvroNullables.nonNull(s);
     }
 
     @FunctionalInterface

@@ -103,4 +103,15 @@ final class Pending {
         }
         return lo;
     }
+
+    /** The records' size as Kafka delivered them. */
+    long bytes() {
+        long bytes = 0;
+        for (List<SourceRecord> list : partitions.values()) {
+            for (SourceRecord r : list) {
+                bytes += r.byteSize();
+            }
+        }
+        return bytes;
+    }
 }

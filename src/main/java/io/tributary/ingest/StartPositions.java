@@ -104,7 +104,7 @@ public final class StartPositions {
         try {
             return Admin.create(config);
         } catch (KafkaException e) {
-            throw new KafkaAccessException("the Kafka client settings are not usable: " + scrub(e, kafkaProperties));
+            throw new KafkaAccessException("the Kafka client settings are not usable: " + SecretRedaction.message(e, kafkaProperties));
         }
     }
 
@@ -156,33 +156,21 @@ public final class StartPositions {
             }
             if (KafkaTlsFailures.isTls(cause)) {
                 throw new KafkaAccessException(KafkaTlsFailures.describe(cause,
-                        secrets.getOrDefault("bootstrap.servers", "?")) + ": " + scrub(rootCause(cause), secrets));
+                        secrets.getOrDefault("bootstrap.servers", "?")) + ": " + SecretRedaction.message(rootCause(cause), secrets));
             }
             if (cause instanceof AuthenticationException) {
-                throw new KafkaAccessException("Kafka rejected the credentials: " + scrub(cause, secrets));
+                throw new KafkaAccessException("Kafka rejected the credentials: " + SecretRedaction.message(cause, secrets));
             }
             if (cause instanceof AuthorizationException) {
                 throw new KafkaAccessException("Kafka denied access (the principal needs Describe on the topics "
-                        + "and the cluster): " + scrub(cause, secrets));
+                        + "and the cluster): " + SecretRedaction.message(cause, secrets));
             }
             if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
                 throw new KafkaAccessException("Kafka did not answer in time: check bootstrap_servers, that the "
                         + "brokers are reachable from Tributary, and the security settings");
             }
-            throw new KafkaAccessException("asking Kafka for topics or offsets failed: " + scrub(cause, secrets));
+            throw new KafkaAccessException("asking Kafka for topics or offsets failed: " + SecretRedaction.message(cause, secrets));
         }
-    }
-
-    /** Exception messages from Kafka can quote configuration; drop anything that equals a secret value. */
-    private static String scrub(Throwable t, Map<String, String> properties) {
-        String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        for (Map.Entry<String, String> e : properties.entrySet()) {
-            String key = e.getKey();
-            if ((key.contains("password") || key.contains("jaas")) && e.getValue() != null && !e.getValue().isEmpty()) {
-                message = message.replace(e.getValue(), "***");
-            }
-        }
-        return message;
     }
 
     private static Throwable rootCause(Throwable t) {

@@ -7,8 +7,7 @@ import io.tributary.delta.WriteGuard;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.jboss.logging.Logger;
 
 /**
  * Maintenance of ingestion tables (SPEC 4), the same for the server's schedule and the backfill function: small files
@@ -21,7 +20,7 @@ import java.util.logging.Logger;
  * other writers of a table (a stream delete) belongs around it.
  */
 public final class TableMaintenance {
-    private static final Logger LOG = Logger.getLogger(TableMaintenance.class.getName());
+    private static final Logger LOG = Logger.getLogger(TableMaintenance.class);
 
     private final Tables tables;
     private final MaintenanceSettings settings;
@@ -86,7 +85,7 @@ public final class TableMaintenance {
                 // deleted with its stream after the listing
             } catch (RuntimeException e) {
                 errors++;
-                LOG.log(Level.WARNING, "maintenance of " + location + " failed; retrying at the next run", e);
+                LOG.warnf(e, "maintenance of %s failed; retrying at the next run", location);
             }
         }
         return new Summary(maintained, compacted, files, bytes, errors);

@@ -66,6 +66,6 @@ final class AvroNullDefaults {
 
     /** Avro only accepts a null default when null is the union's first branch. */
     private static boolean nullFirst(Schema s) {
-        return s.getType() == Schema.Type.UNION && s.getTypes().get(0).getType() == Schema.Type.NULL;
+        return AvroNullables.isNullFirst(s);
     }
 }

@@ -38,23 +38,17 @@ final class ColumnTypes {
 
     /** A union with null first, so that null is the field default and NULL the value of an undecodable side. */
     static Schema nullable(Schema schema) {
-        if (isNullable(schema)) {
-            return schema;
-        }
-        return Schema.createUnion(Schema.create(Schema.Type.NULL), schema);
+        return AvroNullables.nullable(schema);
     }
 
     static boolean isNullable(Schema schema) {
-        return schema.getType() == Schema.Type.UNION && schema.getTypes().get(0).getType() == Schema.Type.NULL;
+        return AvroNullables.isNullFirst(schema);
     }
 
     /** The non-null member of a nullable column type, or the type itself. */
     static Schema nonNull(Schema schema) {
-        if (schema.getType() == Schema.Type.UNION && schema.getTypes().size() == 2
-                && schema.getTypes().get(0).getType() == Schema.Type.NULL) {
-            return schema.getTypes().get(1);
-        }
-        return schema;
+        return AvroNullables.isNullFirst(schema) && schema.getTypes().size() == 2 ? AvroNullables.nonNull(schema)
+                : schema;
     }
 
     static Schema.Field field(String name, Schema schema) {

@@ -1,20 +1,16 @@
 package io.tributary.server;
 
 import io.tributary.ingest.KafkaTlsFailures;
+import io.tributary.ingest.SecretRedaction;
 import io.tributary.schema.InvalidSchemaException;
 import io.tributary.schema.SchemaRegistryUnavailableException;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
 
 /** Turns a pipeline failure into a {@code state_message}: what failed and why, never a secret. */
 final class FailureMessages {
-
-    private static final Pattern JAAS_PASSWORD = Pattern.compile("password\\s*=\\s*\"([^\"]*)\"");
 
     private FailureMessages() {}
 
@@ -45,29 +41,7 @@ final class FailureMessages {
             prefix = "writing the ingestion table failed";
         }
         String detail = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
-        return redact(prefix + ": " + detail, kafkaProperties);
-    }
-
-    /** Removes any value of a secret-bearing Kafka property that a client library may have echoed. */
-    static String redact(String message, Map<String, String> kafkaProperties) {
-        String out = message;
-        for (Map.Entry<String, String> e : kafkaProperties.entrySet()) {
-            String key = e.getKey().toLowerCase(Locale.ROOT);
-            String value = e.getValue();
-            if (value == null || !(key.contains("password") || key.contains("jaas") || key.contains("secret"))) {
-                continue;
-            }
-            if (value.length() >= 3) {
-                out = out.replace(value, "***");
-            }
-            Matcher m = JAAS_PASSWORD.matcher(value);
-            while (m.find()) {
-                if (m.group(1).length() >= 3) {
-                    out = out.replace(m.group(1), "***");
-                }
-            }
-        }
-        return out;
+        return SecretRedaction.redact(prefix + ": " + detail, kafkaProperties);
     }
 
     private static boolean isA(Throwable t, Class<? extends Throwable> type) {

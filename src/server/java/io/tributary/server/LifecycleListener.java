@@ -6,6 +6,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.registry.directory.StreamDirectory;
+import io.tributary.retry.Backoff;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -38,6 +39,8 @@ import org.postgresql.PGNotification;
 class LifecycleListener {
 
     private static final Logger LOG = Logger.getLogger(LifecycleListener.class);
+    /** The registry is asked again after this, doubling while it does not answer. */
+    private static final Backoff BACKOFF = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30));
     private static final int POLL_MS = 1000;
     /** A silent connection is probed this often, so a dead one is noticed and replaced. */
     private static final long PROBE_MS = 30_000;
@@ -101,7 +104,9 @@ class LifecycleListener {
 
     private void listen() {
         boolean listenedBefore = false;
-        for (long backoff = 1000; !Thread.currentThread().isInterrupted(); backoff = Math.min(backoff * 2, 30_000)) {
+        Backoff.Retries retries = BACKOFF.retries();
+        while (!Thread.currentThread().isInterrupted()) {
+            long backoff = -1;
             try (Connection connection = database.getConnection()) {
                 try {
                     PGConnection pg = connection.unwrap(PGConnection.class);
@@ -112,7 +117,7 @@ class LifecycleListener {
                     boolean missedSome = listenedBefore || startupWentAhead;
                     listenedBefore = true;
                     firstListen.countDown();
-                    backoff = 1000;
+                    retries.reset();
                     LOG.debugf("listening for stream starts and stops on %s", LifecycleEvent.CHANNEL);
                     if (missedSome) {
                         int listed = catchUp.catchUp(listeningSince);
@@ -127,11 +132,12 @@ class LifecycleListener {
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
+                backoff = retries.next().toMillis();
                 LOG.warnf("not following other servers' stream starts and stops (retrying in %d ms; local streams "
                         + "keep running): %s", backoff, e.getMessage());
             }
             try {
-                Thread.sleep(backoff);
+                Thread.sleep(backoff < 0 ? retries.next().toMillis() : backoff);
             } catch (InterruptedException e) {
                 return;
             }

@@ -12,13 +12,9 @@ import io.tributary.ingest.SubscriptionTopics;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,16 +23,9 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.lambda.LambdaClient;
-import software.amazon.awssdk.services.lambda.model.AmazonManagedKafkaEventSourceConfig;
 import software.amazon.awssdk.services.lambda.model.CreateEventSourceMappingRequest;
-import software.amazon.awssdk.services.lambda.model.EndPointType;
-import software.amazon.awssdk.services.lambda.model.EventSourcePosition;
 import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
 import software.amazon.awssdk.services.lambda.model.ResourceNotFoundException;
-import software.amazon.awssdk.services.lambda.model.SelfManagedEventSource;
-import software.amazon.awssdk.services.lambda.model.SelfManagedKafkaEventSourceConfig;
-import software.amazon.awssdk.services.lambda.model.SourceAccessConfiguration;
-import software.amazon.awssdk.services.lambda.model.SourceAccessType;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
@@ -72,6 +61,7 @@ public class IngestMappings {
     private final LambdaClient lambda;
     private final SecretsManagerClient secrets;
     private final IngestMappingSettings settings;
+    private final MappingRequests requests;
     private final TopicNames topicNames;
     private final Duration deletionTimeout;
     private final Duration pollInterval;
@@ -89,6 +79,7 @@ public class IngestMappings {
         this.lambda = lambda;
         this.secrets = secrets;
         this.settings = settings;
+        this.requests = new MappingRequests(settings);
         this.topicNames = topicNames;
         this.deletionTimeout = deletionTimeout;
         this.pollInterval = pollInterval;
@@ -184,7 +175,7 @@ public class IngestMappings {
         List<MappingRecords.Mapping> created = new ArrayList<>();
         try {
             for (String topic : new TreeSet<>(topics)) {
-                CreateEventSourceMappingRequest request = request(spec, access, secretArn, cluster, alias, topic);
+                CreateEventSourceMappingRequest request = requests.request(spec, access, secretArn, cluster, alias, topic);
                 created.add(new MappingRecords.Mapping(topic, lambda.createEventSourceMapping(request).uuid()));
             }
             return List.copyOf(created);
@@ -198,36 +189,6 @@ public class IngestMappings {
         }
     }
 
-    private CreateEventSourceMappingRequest request(PipelineSpec spec, KafkaAccess access, Optional<String> secretArn,
-            Optional<String> cluster, String alias, String topic) {
-        // TRIM_HORIZON: a topic that starts to match after create has no position in the table and is read from its
-        // first record; for the others the core drops what precedes the recorded start positions.
-        CreateEventSourceMappingRequest.Builder request = CreateEventSourceMappingRequest.builder()
-                .functionName(settings.ingestFunctionArn() + ":" + alias)
-                .topics(topic)
-                .batchSize(settings.ingestBatchSize())
-                .maximumBatchingWindowInSeconds(settings.ingestMaxBatchingWindowSeconds())
-                .startingPosition(EventSourcePosition.TRIM_HORIZON);
-        String group = consumerGroup(spec.streamId(), topic);
-        List<SourceAccessConfiguration> accessConfigs = new ArrayList<>();
-        secretArn.ifPresent(arn -> accessConfigs.add(access(saslType(access.auth()), arn)));
-        if (cluster.isPresent()) {
-            request.eventSourceArn(cluster.get())
-                    .amazonManagedKafkaEventSourceConfig(AmazonManagedKafkaEventSourceConfig.builder()
-                            .consumerGroupId(group).build());
-        } else {
-            settings.kafkaSubnetIds().forEach(
-                    subnet -> accessConfigs.add(access(SourceAccessType.VPC_SUBNET, "subnet:" + subnet)));
-            accessConfigs.add(access(SourceAccessType.VPC_SECURITY_GROUP,
-                    "security_group:" + settings.kafkaSecurityGroupId()));
-            request.selfManagedEventSource(SelfManagedEventSource.builder()
-                            .endpoints(Map.of(EndPointType.KAFKA_BOOTSTRAP_SERVERS, access.bootstrapServers()))
-                            .build())
-                    .selfManagedKafkaEventSourceConfig(SelfManagedKafkaEventSourceConfig.builder()
-                            .consumerGroupId(group).build());
-        }
-        return request.sourceAccessConfigurations(accessConfigs).build();
-    }
 
     /**
      * Deletes the mappings and waits until Lambda has removed them, then the alias and the credentials secret.
@@ -312,28 +273,8 @@ public class IngestMappings {
         return alias;
     }
 
-    // Unique per mapping (Lambda requires it) and stable across retries; topic names may be too long to embed.
-    private static String consumerGroup(String streamId, String topic) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(topic.getBytes(StandardCharsets.UTF_8));
-            return "tributary-" + streamId + "-" + HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
-    private static SourceAccessType saslType(KafkaAccess.Auth auth) {
-        return switch (auth) {
-            case PLAIN -> SourceAccessType.BASIC_AUTH;
-            case SCRAM_SHA_256 -> SourceAccessType.SASL_SCRAM_256_AUTH;
-            case SCRAM_SHA_512 -> SourceAccessType.SASL_SCRAM_512_AUTH;
-            case NONE, MSK_IAM -> throw new IllegalStateException("no credentials secret for " + auth);
-        };
-    }
 
-    private static SourceAccessConfiguration access(SourceAccessType type, String uri) {
-        return SourceAccessConfiguration.builder().type(type).uri(uri).build();
-    }
 
     private void sleep() {
         try {
