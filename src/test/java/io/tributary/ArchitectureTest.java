@@ -19,9 +19,12 @@ import org.junit.jupiter.api.Test;
  * the frameworks until now; these rules make the build refuse the first import that breaks it.
  */
 class ArchitectureTest {
-    /** The core: the table format, decoding and the ingestion and backfill logic, runnable in any host. */
+    /**
+     * The core: the table format, decoding, the ingestion and backfill logic and the retry policy they share, runnable
+     * in any host.
+     */
     static final String[] CORE = {"io.tributary.schema..", "io.tributary.delta..", "io.tributary.ingest..",
-            "io.tributary.backfill..", "io.tributary.maintenance.."};
+            "io.tributary.backfill..", "io.tributary.maintenance..", "io.tributary.retry.."};
     /** The services both runtimes share: the registry and access control. */
     static final String[] SERVICES = {"io.tributary.registry..", "io.tributary.security..", "io.tributary.config.."};
     /** The runtime adapters: HTTP resources, the server's pipelines, the Lambda handlers. */
@@ -70,6 +73,9 @@ class ArchitectureTest {
         check(noClasses().that().resideInAPackage("io.tributary.schema..")
                 .should().dependOnClassesThat().resideInAPackage("io.tributary.delta..")
                 .allowEmptyShould(true));
+        check(noClasses().that().resideInAPackage("io.tributary.retry..")
+                .should().dependOnClassesThat().resideInAnyPackage(CORE).allowEmptyShould(true)
+                .because("the retry policy is a leaf every room may use"));
     }
 
     @Test
