@@ -24,7 +24,6 @@ import java.util.Set;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.PlainReadOptions;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.compat.FilterCompat;
