@@ -20,7 +20,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  * {@code ZstandardCodec} by class name and then calls snappy-java and zstd-jni over JNI, which a GraalVM native image
  * does not carry; aircompressor (a parquet-hadoop dependency) and {@code java.util.zip} need neither. Writes use
  * Snappy, what every Delta reader decodes; reads take the codecs Delta writers use (Spark: Snappy by default, zstd,
- * gzip, lz4_raw on request; Kernel's checkpoints: uncompressed). Anything else is refused by name.
+ * gzip, lz4_raw on request; checkpoints of Kernel's own writer: uncompressed). Anything else is refused by name.
  */
 final class PureJavaCodecs implements CompressionCodecFactory {
 

@@ -2,7 +2,6 @@ package io.tributary.delta;
 
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.data.FilteredColumnarBatch;
-import io.delta.kernel.defaults.engine.DefaultParquetHandler;
 import io.delta.kernel.defaults.engine.fileio.FileIO;
 import io.delta.kernel.defaults.internal.parquet.ParquetFileReader.BatchReadSupport;
 import io.delta.kernel.defaults.internal.parquet.ParquetFilterUtils;
@@ -19,14 +18,21 @@ import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.compat.FilterCompat;
-import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.api.InitContext;
+import org.apache.parquet.hadoop.metadata.FileMetaData;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
@@ -38,20 +44,18 @@ import org.apache.parquet.schema.MessageType;
  * Kernel's Parquet handler with reads decompressed by {@link PureJavaCodecs}. Kernel's own reader builds its
  * {@code ParquetReader} with parquet-hadoop's {@code CodecFactory}, which reaches snappy-java's JNI library for every
  * Snappy page (ours, Spark's); this one is the same reader (Kernel's {@code BatchReadSupport} turns rows into column
- * vectors, row groups are pruned by the same statistics filter) with the codec factory set. Writes stay Kernel's:
- * the only Parquet Kernel writes here are checkpoints, uncompressed (no {@code parquet.compression} in
- * {@link StorageFileIO#getConf}), so no codec is loaded.
+ * vectors, row groups are pruned by the same statistics filter) with the codec factory set. The only Parquet Kernel
+ * writes here are its checkpoints, through {@link BatchParquetWriter}, which needs no Hadoop class (Kernel's own
+ * writer does); our data files are written by {@link ParquetDataFiles}, so Kernel's data-file write is refused.
  */
 final class PureJavaParquetHandler implements ParquetHandler {
     /** Kernel's default batch size ({@code delta.kernel.default.parquet.reader.batch-size}). */
     private static final int BATCH_SIZE = 1024;
 
     private final FileIO fileIO;
-    private final DefaultParquetHandler writes;
 
     PureJavaParquetHandler(FileIO fileIO) {
         this.fileIO = fileIO;
-        this.writes = new DefaultParquetHandler(fileIO);
     }
 
     @Override
@@ -117,17 +121,29 @@ final class PureJavaParquetHandler implements ParquetHandler {
         boolean rowIndex = schema.contains(MetadataColumnSpec.ROW_INDEX);
         BatchReadSupport support = new PlainBatchReadSupport(schema);
         return new CloseableIterator<>() {
-            private ParquetReader<Object> reader;
-            private boolean pending;
+            private org.apache.parquet.hadoop.ParquetFileReader reader;
+            private MessageColumnIO columnIO;
+            private RecordMaterializer<Object> materializer;
+            private RecordReader<Object> records;
+            private long left;
+            private long nextRowIndex = -1;
+            private boolean done;
 
             @Override
             public boolean hasNext() {
                 open();
                 try {
-                    if (!pending) {
-                        pending = reader.read() != null;
+                    while (left == 0) {
+                        PageReadStore pages = done ? null : reader.readNextRowGroup();
+                        if (pages == null) {
+                            done = true;
+                            return false;
+                        }
+                        left = pages.getRowCount();
+                        nextRowIndex = pages.getRowIndexOffset().orElse(-1L);
+                        records = columnIO.getRecordReader(pages, materializer, FilterCompat.NOOP);
                     }
-                    return pending;
+                    return true;
                 } catch (IOException e) {
                     throw new KernelEngineException("Error reading Parquet file: " + file.getPath(), e);
                 }
@@ -135,18 +151,27 @@ final class PureJavaParquetHandler implements ParquetHandler {
 
             @Override
             public ColumnarBatch next() {
-                if (!pending) {
+                if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
                 int rows = 0;
                 do {
-                    pending = false;
-                    support.finalizeCurrentRow(rowIndex ? reader.getCurrentRowIndex() : -1);
+                    records.read();
+                    support.finalizeCurrentRow(rowIndex ? nextRowIndex : -1);
+                    if (nextRowIndex >= 0) {
+                        nextRowIndex++;
+                    }
+                    left--;
                     rows++;
                 } while (rows < BATCH_SIZE && hasNext());
                 return support.getDataAsColumnarBatch(rows);
             }
 
+            /**
+             * Parquet's row-group reader and record assembly, driven here rather than through {@code ParquetReader}:
+             * that class's builder links Hadoop's {@code Path} and {@code PathFilter}, which the JVM's verifier loads
+             * before any of it runs, and the function zips carry no Hadoop.
+             */
             private void open() {
                 if (reader != null) {
                     return;
@@ -160,20 +185,18 @@ final class PureJavaParquetHandler implements ParquetHandler {
                         filter = ParquetFilterUtils.toParquetFilter(fileSchema, predicate.get())
                                 .map(FilterCompat::get).orElse(FilterCompat.NOOP);
                     }
-                    reader = new ParquetReader.Builder<Object>(in, conf) {
-                        @Override
-                        protected ReadSupport<Object> getReadSupport() {
-                            return support;
-                        }
-                    }
-                            .withCodecFactory(PureJavaCodecs.INSTANCE)
-                            .withFilter(filter)
-                            .useRecordFilter(false)
-                            .useStatsFilter(true)
-                            .useBloomFilter(false)
-                            .useDictionaryFilter(false)
-                            .useColumnIndexFilter(false)
-                            .build();
+                    // Row groups are pruned by their statistics only, as Kernel's reader does.
+                    ParquetReadOptions options = PlainReadOptions.statsFiltered(filter, PureJavaCodecs.INSTANCE);
+                    reader = new org.apache.parquet.hadoop.ParquetFileReader(in, options);
+                    FileMetaData meta = reader.getFooter().getFileMetaData();
+                    Map<String, String> keyValues = meta.getKeyValueMetaData();
+                    Map<String, Set<String>> merged = new HashMap<>();
+                    keyValues.forEach((k, v) -> merged.put(k, Set.of(v)));
+                    ReadSupport.ReadContext context = support.init(new InitContext(conf, merged, meta.getSchema()));
+                    MessageType requested = context.getRequestedSchema();
+                    reader.setRequestedSchema(requested);
+                    materializer = support.prepareForRead(conf, keyValues, meta.getSchema(), context);
+                    columnIO = new ColumnIOFactory(meta.getCreatedBy()).getColumnIO(requested, meta.getSchema(), true);
                 } catch (IOException e) {
                     throw new KernelEngineException("Error reading Parquet file: " + file.getPath(), e);
                 }
@@ -189,7 +212,7 @@ final class PureJavaParquetHandler implements ParquetHandler {
     }
 
     private static MessageType footerSchema(InputFile in, ParquetConfiguration conf) throws IOException {
-        ParquetReadOptions options = ParquetReadOptions.builder(conf).withCodecFactory(PureJavaCodecs.INSTANCE).build();
+        ParquetReadOptions options = PlainReadOptions.statsFiltered(FilterCompat.NOOP, PureJavaCodecs.INSTANCE);
         try (org.apache.parquet.hadoop.ParquetFileReader footer =
                 org.apache.parquet.hadoop.ParquetFileReader.open(in, options)) {
             return footer.getFooter().getFileMetaData().getSchema();
@@ -241,12 +264,13 @@ final class PureJavaParquetHandler implements ParquetHandler {
     @Override
     public CloseableIterator<DataFileStatus> writeParquetFiles(String directory,
             CloseableIterator<FilteredColumnarBatch> data, List<Column> statsColumns) throws IOException {
-        return writes.writeParquetFiles(directory, data, statsColumns);
+        data.close();
+        throw new UnsupportedOperationException("data files are written by ParquetDataFiles, not by the engine");
     }
 
     @Override
     public void writeParquetFileAtomically(String filePath, CloseableIterator<FilteredColumnarBatch> data)
             throws IOException {
-        writes.writeParquetFileAtomically(filePath, data);
+        BatchParquetWriter.writeAtomically(fileIO, filePath, data);
     }
 }

@@ -23,8 +23,10 @@
  *
  * <p>Native-image notes: {@code PureJavaEngine} is Kernel's default engine with Parquet reads decompressed by
  * {@code PureJavaCodecs} (aircompressor and {@code java.util.zip}: no snappy-java or zstd-jni JNI, for our files,
- * Spark's and checkpoints alike; {@code PureJavaReadsTest} reads them with those jars off the class path) and without
- * Kernel's Jackson-based {@code LoggingMetricsReporter}. Kernel's checkpoints are written uncompressed. Parquet and
- * Kernel still link Hadoop's {@code Configuration} classes (hadoop-client-api); see function-configs/README.md.
+ * Spark's and checkpoints alike) and without Kernel's Jackson-based {@code LoggingMetricsReporter}. No path loads a
+ * Hadoop class: reads drive parquet-hadoop's {@code ParquetFileReader} directly (its {@code ParquetReader} and
+ * read-options builders load Hadoop), Kernel's checkpoints are written by {@code BatchParquetWriter} (Kernel's own
+ * writer builds a Hadoop {@code Configuration}). {@code PureJavaReadsTest} runs both with the JNI and Hadoop jars off
+ * the class path; see function-configs/README.md.
  */
 package io.tributary.delta;

@@ -41,9 +41,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Every Parquet read goes through pure-Java codecs (issue 11: no snappy-java or zstd-jni, whose JNI libraries a
- * native image does not carry). The reads run in a class loader made of this test's class path without the
- * snappy-java and zstd-jni jars, so any path that still reached them fails with a NoClassDefFoundError.
+ * Every Parquet read goes through pure-Java codecs (no snappy-java or zstd-jni, whose JNI libraries a native image
+ * does not carry), and no table path needs Hadoop (whose jars the function zips leave out), checkpoints included. The
+ * reads and writes run in a class loader made of this test's class path without the snappy-java, zstd-jni and Hadoop
+ * jars, so any path that still reached them fails with a NoClassDefFoundError.
  */
 class PureJavaReadsTest {
     private static URLClassLoader withoutJni;
@@ -56,7 +57,7 @@ class PureJavaReadsTest {
         List<URL> urls = new ArrayList<>();
         for (String entry : classPath()) {
             String name = new File(entry).getName();
-            if (!name.startsWith("snappy-java") && !name.startsWith("zstd-jni")) {
+            if (!name.startsWith("snappy-java") && !name.startsWith("zstd-jni") && !name.startsWith("hadoop-")) {
                 urls.add(new File(entry).toURI().toURL());
             }
         }
@@ -69,6 +70,23 @@ class PureJavaReadsTest {
                 .isInstanceOf(ClassNotFoundException.class);
         assertThatThrownBy(() -> Class.forName("com.github.luben.zstd.Zstd", true, withoutJni))
                 .isInstanceOf(ClassNotFoundException.class);
+        assertThatThrownBy(() -> Class.forName("org.apache.hadoop.conf.Configuration", true, withoutJni))
+                .isInstanceOf(ClassNotFoundException.class);
+    }
+
+    @Test
+    void checkpointsAreWrittenWithoutHadoopAndReadByKernelsOwnEngine() throws Exception {
+        Path table = dir.resolve("checkpointed");
+        assertThat(call("writeCommits", table.toString())).isEqualTo(12L * 25);
+        Path log = table.resolve("_delta_log");
+        assertThat(log.resolve("00000000000000000010.checkpoint.parquet")).exists();
+        // Kernel's stock (Hadoop) engine must start from our checkpoint: the commits before it are gone.
+        for (int v = 0; v < 10; v++) {
+            Files.delete(log.resolve(String.format("%020d.json", v)));
+        }
+        assertThat(IndependentReader.version(table.toString())).isEqualTo(12);
+        assertThat(IndependentReader.rows(table.toString())).hasSize(12 * 25);
+        assertThat(call("tableRows", table.toString())).isEqualTo(12L * 25);
     }
 
     @Test
@@ -185,6 +203,24 @@ class PureJavaReadsTest {
                 records.add(r);
             }
             table.commit(List.of(table.writeDataFile(records)), java.util.Map.of());
+            return tableRows(location);
+        }
+
+        /** The create commit and twelve appends: version 12, a checkpoint at 10. */
+        public static long writeCommits(String location) {
+            Schema row = SchemaBuilder.record("row").fields().requiredLong("id").optionalString("name").endRecord();
+            Tables tables = Tables.forWarehouse(location, Optional.empty());
+            DeltaTable table = tables.create(location, row, java.util.Map.of());
+            for (int commit = 0; commit < 12; commit++) {
+                List<GenericRecord> records = new ArrayList<>();
+                for (long i = 0; i < 25; i++) {
+                    GenericRecord r = new GenericData.Record(row);
+                    r.put("id", commit * 25 + i);
+                    r.put("name", "n" + i);
+                    records.add(r);
+                }
+                table.commit(List.of(table.writeDataFile(records)), java.util.Map.of());
+            }
             return tableRows(location);
         }
 
