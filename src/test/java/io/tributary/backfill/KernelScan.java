@@ -41,7 +41,15 @@ final class KernelScan {
     private KernelScan() {}
 
     static List<Map<String, Object>> rows(String location) {
-        Snapshot snapshot = TableManager.loadSnapshot(location).build(ENGINE);
+        return rows(TableManager.loadSnapshot(location).build(ENGINE));
+    }
+
+    /** The table as it stood at {@code version}, whatever was committed since (a merge racing the test). */
+    static List<Map<String, Object>> rows(String location, long version) {
+        return rows(TableManager.loadSnapshot(location).atVersion(version).build(ENGINE));
+    }
+
+    private static List<Map<String, Object>> rows(Snapshot snapshot) {
         Scan scan = snapshot.getScanBuilder().build();
         Row scanState = scan.getScanState(ENGINE);
         StructType physical = ScanStateRow.getPhysicalDataReadSchema(scanState);
