@@ -2,6 +2,7 @@ package io.tributary.api;
 
 import org.junit.jupiter.api.Tag;
 
+import static io.tributary.api.StreamsFixture.createdName;
 import static io.tributary.testing.Api.ALICE;
 import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.CAROL;
@@ -30,15 +31,10 @@ import io.delta.kernel.types.StructField;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.tributary.delta.Tables;
-import io.tributary.schema.SchemaSource;
-import io.tributary.schema.SideSchema;
-import io.tributary.schema.StreamSchema;
 import jakarta.inject.Inject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -53,7 +49,7 @@ import org.junit.jupiter.api.Test;
 @Tag("quarkus")
 @QuarkusTest
 class StreamsApiTest {
-    static final String STREAMS = "/api/2.0/feature-engineering/streams";
+    static final String STREAMS = StreamsFixture.STREAMS;
     static final Engine KERNEL = DefaultEngine.create(new Configuration());
 
     @Inject
@@ -73,24 +69,9 @@ class StreamsApiTest {
         if (connection != null) {
             return;
         }
-        connection = unique("kafka");
-        as(ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
-                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
-        topic = unique("tx");
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get();
-        }
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers", bootstrap),
-                new StringSerializer(), new StringSerializer())) {
-            for (int i = 0; i < 5; i++) {
-                producer.send(new ProducerRecord<>(topic, 0, "k" + i, "{\"id\": \"" + i + "\"}")).get();
-            }
-            producer.send(new ProducerRecord<>(topic, 2, "k", "{}")).get();
-        }
-    }
-
-    private static String createdName(String prefix) {
-        return "main." + unique("sch") + "." + prefix;
+        StreamsFixture.Source source = StreamsFixture.create(bootstrap);
+        connection = source.connection();
+        topic = source.topic();
     }
 
     @Test
@@ -192,122 +173,6 @@ class StreamsApiTest {
         as(ROOT).get("/api/2.1/unity-catalog/permissions/table/" + table).then().statusCode(404);
     }
 
-    @Test
-    void createNeedsUseConnectionAndSelectOnTheBackfillSource() {
-        String backfill = "main." + unique("hist") + ".events";
-        String[] parts = backfill.split("\\.");
-        tables.create(tables.defaultLocation(parts[0], parts[1], parts[2]), plainRowSchema(), Map.of());
-        String name = createdName("withbackfill");
-        ObjectNode body = with(valid(name, connection, topic), "ingestion_config.backfill_source.delta_table_name",
-                backfill);
-        // Bob may use the connection but has no SELECT on the (unregistered) backfill source: only an admin has.
-        as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"add\": [\"USE CONNECTION\"]}]}")
-                .patch("/api/2.1/unity-catalog/permissions/connection/" + connection).then().statusCode(200);
-        as(BOB).body(body.toString()).post(STREAMS).then().statusCode(403).body("message", containsString(backfill));
-        as(ROOT).body("{\"changes\": [{\"principal\": \"bob\", \"add\": [\"SELECT\"]}]}")
-                .patch("/api/2.1/unity-catalog/permissions/table/" + backfill).then().statusCode(200);
-        as(BOB).body(body.toString()).post(STREAMS).then().statusCode(200)
-                .body("backfill_status.state", equalTo("WAITING_FOR_OVERLAP"))
-                .body("created_by", equalTo("bob"));
-        as(BOB).delete(STREAMS + "/" + name).then().statusCode(200);
-        as(CAROL).body(with(body.deepCopy(), "name", createdName("carols")).toString()).post(STREAMS).then()
-                .statusCode(403).body("message", containsString("USE CONNECTION"));
-    }
-
-    @Test
-    void backfillSourceMustExistWithATimestampColumn() {
-        String name = createdName("bf");
-        String missing = "main." + unique("nohist") + ".events";
-        rejects(with(valid(name, connection, topic), "ingestion_config.backfill_source.delta_table_name", missing),
-                "ingestion_config.backfill_source.delta_table_name");
-        String noTimestamp = "main." + unique("badhist") + ".events";
-        String[] parts = noTimestamp.split("\\.");
-        Schema onlyId = SchemaBuilder.record("r").fields().optionalString("id").endRecord();
-        tables.create(tables.defaultLocation(parts[0], parts[1], parts[2]), onlyId, Map.of());
-        as(ROOT).body(with(valid(name, connection, topic), "ingestion_config.backfill_source.delta_table_name",
-                noTimestamp).toString()).post(STREAMS).then().statusCode(400)
-                .body("message", startsWith("ingestion_config.backfill_source.delta_table_name:"))
-                .body("message", containsString("stream_record_timestamp"));
-        assertNothingLeft(name);
-    }
-
-    @Test
-    void registeredExternalTablesServeAsBackfillSources() {
-        String location = warehouse + "/external/" + unique("ext");
-        tables.create(location, plainRowSchema(), Map.of());
-        String registered = "ext." + unique("reg") + ".history";
-        as(BOB).body("{\"name\": \"" + registered + "\", \"storage_location\": \"" + location + "\"}")
-                .post("/api/2.1/unity-catalog/tables").then().statusCode(200)
-                .body("owner", equalTo("bob")).body("storage_location", equalTo(location))
-                .body("columns", hasSize(7));
-        as(BOB).body("{\"name\": \"" + registered + "\", \"storage_location\": \"" + location + "\"}")
-                .post("/api/2.1/unity-catalog/tables").then().statusCode(409);
-        as(BOB).body("{\"name\": \"ext.x." + unique("y") + "\", \"storage_location\": \"" + warehouse + "/nothing\"}")
-                .post("/api/2.1/unity-catalog/tables").then().statusCode(400)
-                .body("message", startsWith("storage_location:"));
-        as(BOB).body("{\"name\": \"ext.x.y\", \"storage_location\": \"relative/path\"}")
-                .post("/api/2.1/unity-catalog/tables").then().statusCode(400)
-                .body("message", startsWith("storage_location:"));
-        String name = createdName("fromext");
-        ObjectNode body = with(valid(name, connection, topic), "ingestion_config.backfill_source.delta_table_name",
-                registered);
-        as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(403);
-        as(BOB).body("{\"changes\": [{\"principal\": \"alice\", \"add\": [\"SELECT\"]}]}")
-                .patch("/api/2.1/unity-catalog/permissions/table/" + registered).then().statusCode(200);
-        as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(200);
-        // A registered table's name is taken: it cannot become an ingestion destination.
-        as(ALICE).body(with(valid(createdName("clash"), connection, topic),
-                "ingestion_config.ingestion_destination.delta_table_name", registered).toString()).post(STREAMS)
-                .then().statusCode(409).body("message",
-                        startsWith("ingestion_config.ingestion_destination.delta_table_name:"));
-        as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
-    }
-
-    @Test
-    void destinationTableAlreadyInTheWarehouseIsAConflict() {
-        String name = createdName("taken");
-        String schema = name.split("\\.")[1];
-        String location = tables.defaultLocation("main", schema, "taken_ingestion");
-        tables.create(location, plainRowSchema(), Map.of());
-        as(ALICE).body(valid(name, connection, topic).toString()).post(STREAMS).then().statusCode(409)
-                .body("error_code", equalTo("RESOURCE_ALREADY_EXISTS"))
-                .body("message", startsWith("ingestion_config.ingestion_destination.delta_table_name:"));
-        as(ALICE).get(STREAMS + "/" + name).then().statusCode(404);
-        assertThat(tables.exists(location)).isTrue();
-    }
-
-    @Test
-    void invalidSchemasAndColumnsNameTheField() {
-        String name = createdName("badschema");
-        rejects(with(valid(name, connection, topic), "schema_config.direct_schemas.payload_schema",
-                json("{\"avro_schema\": \"{not avro\"}")), "schema_config.direct_schemas.payload_schema");
-        rejects(with(valid(name, connection, topic), "schema_config.direct_schemas.key_schema",
-                json("{\"json_schema\": \"[1, 2\"}")), "schema_config.direct_schemas.key_schema");
-        rejects(with(valid(name, connection, topic), "schema_config.direct_schemas.payload_schema",
-                json("{\"proto_schema\": {\"schema_text\": \"syntax = \\\"proto3\\\"; package p; "
-                        + "message A { string s = 1; }\", \"message_name\": \"A\"}}")),
-                "schema_config.direct_schemas.payload_schema");
-        rejects(with(valid(name, connection, topic), "ingestion_config.deduplication_columns",
-                List.of("kafka_offset", "value.nope")), "ingestion_config.deduplication_columns[1]");
-        rejects(with(valid(name, connection, topic), "ingestion_config.deduplication_columns",
-                List.of("value.id.deeper")), "ingestion_config.deduplication_columns[0]");
-        assertNothingLeft(name);
-    }
-
-    @Test
-    void unreachableKafkaIsA400OnConnectionConfigAndLeavesNothing() {
-        String dead = unique("dead");
-        as(ALICE).body("{\"name\": \"" + dead + "\", \"connection_type\": \"KAFKA\", \"options\": "
-                + "{\"bootstrap_servers\": \"127.0.0.1:1\", \"sasl_mechanism\": \"PLAIN\", \"user\": \"u\", "
-                + "\"password\": \"dead-kafka-password\"}}").post("/api/2.0/connections").then().statusCode(200);
-        String name = createdName("unreachable");
-        as(ALICE).body(valid(name, dead, topic).toString()).post(STREAMS).then().statusCode(400)
-                .body("error_code", equalTo("INVALID_PARAMETER_VALUE"))
-                .body("message", startsWith("connection_config:"))
-                .body(not(containsString("dead-kafka-password")));
-        assertNothingLeft(name);
-    }
-
     /**
      * On AWS too: stream-api maps the topics the pattern matches at create (StreamApiLambdaTest), and the backfill
      * function's schedule maps those that start to match later (BackfillPatternTest).
@@ -375,23 +240,5 @@ class StreamsApiTest {
                         .body("ingestion_status.partitions.find { it.partition == 1 }.committed_offset",
                                 equalTo(3)));
         as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
-    }
-
-    private void assertNothingLeft(String name) {
-        as(ROOT).get(STREAMS + "/" + name).then().statusCode(404);
-        String[] parts = name.split("\\.");
-        assertThat(tables.exists(tables.defaultLocation(parts[0], parts[1], parts[2] + "_ingestion"))).isFalse();
-        as(ROOT).get("/api/2.1/unity-catalog/tables/" + name + "_ingestion").then().statusCode(404);
-    }
-
-    private static void rejects(ObjectNode body, String field) {
-        as(ROOT).body(body.toString()).post(STREAMS).then().statusCode(400)
-                .body("error_code", equalTo("INVALID_PARAMETER_VALUE"))
-                .body("message", startsWith(field));
-    }
-
-    static Schema plainRowSchema() {
-        SideSchema plain = SideSchema.compile(new SchemaSource.Plain(), "x");
-        return StreamSchema.of(plain, plain).rowSchema();
     }
 }

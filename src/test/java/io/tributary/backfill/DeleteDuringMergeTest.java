@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import org.awaitility.Awaitility;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
@@ -81,8 +82,8 @@ class DeleteDuringMergeTest {
 
         CompletableFuture<Integer> delete = CompletableFuture.supplyAsync(
                 () -> as(ROOT).delete(STREAMS + "/" + s.name()).then().extract().statusCode());
-        Thread.sleep(WAIT_MILLIS);
-        assertThat(delete).as("the delete waits for the merge's commit").isNotDone();
+        Awaitility.await("the delete waits for the merge's commit").during(Duration.ofMillis(WAIT_MILLIS))
+                .atMost(Duration.ofMillis(WAIT_MILLIS + 2_000)).until(() -> !delete.isDone());
         assertThat(tables.exists(s.location())).isTrue();
 
         resume.countDown();
@@ -90,8 +91,8 @@ class DeleteDuringMergeTest {
         assertThat(delete.get(60, TimeUnit.SECONDS)).isEqualTo(200);
         assertThat(filesUnder(s.location())).isEmpty();
         as(ROOT).get(STREAMS + "/" + s.name()).then().statusCode(404);
-        Thread.sleep(500);
-        assertThat(filesUnder(s.location())).isEmpty();
+        Awaitility.await("no file lands after the delete").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3))
+                .until(() -> filesUnder(s.location()).isEmpty());
     }
 
     @Test
@@ -131,8 +132,8 @@ class DeleteDuringMergeTest {
         assertThat(paused.await(60, TimeUnit.SECONDS)).isTrue();
         CompletableFuture<Integer> delete = CompletableFuture.supplyAsync(
                 () -> as(ROOT).delete(STREAMS + "/" + s.name()).then().extract().statusCode());
-        Thread.sleep(WAIT_MILLIS);
-        assertThat(delete).as("the delete waits for the compaction's commit").isNotDone();
+        Awaitility.await("the delete waits for the compaction's commit").during(Duration.ofMillis(WAIT_MILLIS))
+                .atMost(Duration.ofMillis(WAIT_MILLIS + 2_000)).until(() -> !delete.isDone());
 
         resume.countDown();
         Optional<Optional<Long>> compacted = compaction.get(60, TimeUnit.SECONDS);

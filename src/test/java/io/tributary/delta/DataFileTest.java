@@ -119,9 +119,12 @@ class DataFileTest {
         assertThat(FileStatistics.truncateMax("short")).isEqualTo("short");
     }
 
-    /** SPEC target: 100k rows of ~130 bytes in about 0.6 s on this 2-core machine. */
+    /**
+     * 100k rows of ~130 bytes in one data file and one commit. How fast (the SPEC target: about 0.6 s on a 2-core
+     * machine) is for WriterBench, not asserted here: a wall-clock limit in a unit test measures the neighbours.
+     */
     @Test
-    void writesOneHundredThousandRowsQuickly() {
+    void writesOneHundredThousandRowsInOneFile() {
         Tables tables = Tables.forWarehouse(dir.toString(), Optional.empty());
         String location = tables.defaultLocation("c", "s", "perf");
         DeltaTable table = tables.create(location, TestRows.SIMPLE, Map.of());
@@ -138,25 +141,9 @@ class DataFileTest {
             r.put("kafka_offset", (long) i);
             rows.add(r);
         }
-        long best = Long.MAX_VALUE;
-        long bestCpu = Long.MAX_VALUE;
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        List<DataFile> files = new ArrayList<>();
-        for (int round = 0; round < 5; round++) {
-            long c0 = threads.getCurrentThreadCpuTime();
-            long t0 = System.nanoTime();
-            files.add(table.writeDataFile(rows));
-            best = Math.min(best, System.nanoTime() - t0);
-            bestCpu = Math.min(bestCpu, threads.getCurrentThreadCpuTime() - c0);
-        }
-        long t0 = System.nanoTime();
-        table.commit(List.of(files.get(files.size() - 1)), Map.of());
-        long commitNanos = System.nanoTime() - t0;
-        // CPU time as well: on a shared, loaded machine the wall time mostly measures the neighbours.
-        System.out.printf("100k-row data file: best of 5 %.0f ms wall, %.0f ms CPU, %d bytes; commit %.0f ms%n",
-                best / 1e6, bestCpu / 1e6, files.get(0).sizeBytes(), commitNanos / 1e6);
-        assertThat(files.get(0).numRecords()).isEqualTo(100_000);
-        assertThat(best).as("write time of 100k rows (ns)").isLessThan(3_000_000_000L);
+        DataFile file = table.writeDataFile(rows);
+        table.commit(List.of(file), Map.of());
+        assertThat(file.numRecords()).isEqualTo(100_000);
         assertThat(table.status().numRecords()).isEqualTo(100_000);
     }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,36 +12,15 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Terraform in terraform/, parsed with HashiCorp's HCL parser, deploys every function of function-configs/ with
- * its trigger and grants nothing by wildcard. {@code terraform fmt -check} runs here too when terraform is on the
- * PATH; {@code init} and {@code validate} need the providers and run in .github/workflows/terraform.yml.
+ * its trigger and every reference resolves (its IAM: {@link TerraformIamTest}). {@code terraform fmt -check} runs
+ * here too when terraform is on the PATH; {@code init} and {@code validate} need the providers and run in
+ * .github/workflows/terraform.yml.
  */
-class TerraformTest {
-
-    private static final Path REPO = Path.of(System.getProperty("user.dir"));
-    private static final Path TERRAFORM = REPO.resolve("terraform");
-    private static final Set<String> ALLOWED_MANAGED_POLICIES = Set.of(
-            "service-role/AWSLambdaVPCAccessExecutionRole", "service-role/AWSLambdaMSKExecutionRole");
-    private static final Pattern MANAGED_POLICY = Pattern.compile(":iam::aws:policy/([A-Za-z0-9/_-]+)");
-    private static final Pattern FUNCTION_REFERENCE = Pattern.compile(
-            "(?:module\\.function|local\\.functions|local\\.function_arns|local\\.function_names_by_config)"
-                    + "\\[\\\\?\"([^\"\\\\]+)\\\\?\"]");
-
-    private static HclJson hcl;
-    private static TerraformModel model;
-
-    @BeforeAll
-    static void parse() throws Exception {
-        assertThat(TERRAFORM).as("run from the repository root").isDirectory();
-        hcl = HclJson.install(TERRAFORM.resolve("test"), REPO.resolve("target/hcl2json"));
-        model = new TerraformModel(hcl.parseTree(TERRAFORM));
-    }
+class TerraformTest extends TerraformParsed {
 
     @Test
     void deploysEveryFunctionConfigThroughOneModuleReadingFunctionConfigs() throws IOException {
@@ -160,70 +138,6 @@ class TerraformTest {
                 });
     }
 
-    /**
-     * Every function whose build includes the event source mapping code (src/lambda-mappings, added by its pom
-     * profile) may create and delete mappings of ingest's stream aliases, and gets every setting IngestMappingSettings
-     * requires: today stream-api (create and delete) and backfill (subscribe_pattern refresh).
-     */
-    @Test
-    void functionsThatManageMappingsHaveTheirPermissionsAndSettings() throws Exception {
-        Set<String> managing = functionsBuildingMappings();
-        assertThat(managing).containsExactlyInAnyOrder("stream-api", "backfill");
-        Set<String> required = requiredMappingSettings();
-        assertThat(required).contains("TRIBUTARY_AWS_INGEST_FUNCTION_ARN", "TRIBUTARY_AWS_KAFKA_SUBNET_IDS");
-        for (String function : managing) {
-            String document = reference(model.local("", "function_policies").path(function).asText(),
-                    "data.aws_iam_policy_document.", ".json");
-            assertThat(IamWildcards.statements(model)).as(function + " may create and delete ingest's mappings")
-                    .anySatisfy(s -> {
-                        assertThat(s.document().name()).isEqualTo(document);
-                        assertThat(texts(s.body().get("actions")))
-                                .contains("lambda:CreateEventSourceMapping", "lambda:DeleteEventSourceMapping");
-                        assertThat(s.body().path("condition")).anySatisfy(c -> {
-                            assertThat(c.path("variable").asText()).isEqualTo("lambda:FunctionArn");
-                            assertThat(refersTo(c.get("values"), "", "ingest")).isTrue();
-                            assertThat(model.resolve(c.get("values"), "")).contains("stream-");
-                        });
-                    });
-            String environment = model.resolve(model.local("", "extra_environment").get(function), "");
-            for (String key : required) {
-                assertThat(environment).as("environment of " + function).contains(key);
-            }
-        }
-        assertThat(FunctionConfigs.names(REPO)).containsAll(managing);
-    }
-
-    /** Functions whose pom profile adds src/lambda-mappings/java to their sources. */
-    private static Set<String> functionsBuildingMappings() throws Exception {
-        org.w3c.dom.Document pom = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(REPO.resolve("pom.xml").toFile());
-        org.w3c.dom.NodeList profiles = pom.getElementsByTagName("profile");
-        Set<String> functions = new TreeSet<>();
-        for (int i = 0; i < profiles.getLength(); i++) {
-            org.w3c.dom.Element profile = (org.w3c.dom.Element) profiles.item(i);
-            org.w3c.dom.NodeList values = profile.getElementsByTagName("value");
-            if (values.getLength() > 0 && profile.getTextContent().contains("src/lambda-mappings/java")) {
-                functions.add(values.item(0).getTextContent().strip());
-            }
-        }
-        return functions;
-    }
-
-    /** TRIBUTARY_AWS_* of each IngestMappingSettings method that has neither a default nor an Optional type. */
-    private static Set<String> requiredMappingSettings() throws IOException {
-        String source = Files.readString(
-                REPO.resolve("src/lambda-mappings/java/io/tributary/lambda/mappings/IngestMappingSettings.java"));
-        Matcher m = Pattern.compile("(@WithDefault\\([^)]*\\)\\s*)?\\n\\s*([A-Za-z<>, ]+) ([a-z][A-Za-z]*)\\(\\);")
-                .matcher(source);
-        Set<String> keys = new TreeSet<>();
-        while (m.find()) {
-            if (m.group(1) == null && !m.group(2).startsWith("Optional")) {
-                keys.add("TRIBUTARY_AWS_" + m.group(3).replaceAll("([A-Z])", "_$1").toUpperCase());
-            }
-        }
-        return keys;
-    }
-
     /** What terraform validate would catch first, checked without the providers it needs. */
     @Test
     void everyReferenceAndModuleArgumentResolves() {
@@ -284,131 +198,9 @@ class TerraformTest {
     }
 
     @Test
-    void noIamStatementGrantsByWildcard() {
-        assertThat(IamWildcards.statements(model)).hasSizeGreaterThan(10);
-        assertThat(IamWildcards.violations(model)).isEmpty();
-
-        // Policies only come from policy documents, so the check above sees every statement.
-        for (String type : List.of("aws_iam_role_policy", "aws_iam_policy", "aws_s3_bucket_policy")) {
-            for (TerraformModel.Block policy : model.blocks("resource", type)) {
-                assertThat(policy.body().path("policy").asText()).as(policy.address())
-                        .matches("\\$\\{(data\\.aws_iam_policy_document\\.[a-z_]+(\\[[^]]+])?\\.json|var\\.policy_json)}");
-            }
-        }
-        for (TerraformModel.Block module : model.blocks("module", "")) {
-            if (module.body().has("policy_json")) {
-                assertThat(module.body().path("policy_json").asText()).as(module.address())
-                        .isEqualTo("${local.function_policies[each.key]}");
-            }
-        }
-        model.local("", "function_policies").fields().forEachRemaining(e -> assertThat(e.getValue().asText())
-                .as("policy of " + e.getKey()).matches("\\$\\{data\\.aws_iam_policy_document\\.[a-z_]+\\.json}"));
-        Matcher managed = MANAGED_POLICY.matcher(model.allText());
-        while (managed.find()) {
-            assertThat(ALLOWED_MANAGED_POLICIES).as("AWS-managed policy attached").contains(managed.group(1));
-        }
-    }
-
-    @Test
-    void theWildcardCheckFindsWildcards(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("bad.tf"), """
-                locals {
-                  everything = "*"
-                  every_bucket = "arn:aws:s3:::*"
-                  prefix = "arn:aws:s3:::tables"
-                }
-                data "aws_iam_policy_document" "bad" {
-                  statement {
-                    sid       = "AllS3"
-                    actions   = ["s3:*"]
-                    resources = ["${local.prefix}/*"]
-                  }
-                  statement {
-                    sid       = "Everything"
-                    actions   = ["s3:GetObject"]
-                    resources = [local.everything]
-                  }
-                  statement {
-                    sid       = "EveryBucket"
-                    actions   = ["s3:GetObject"]
-                    resources = ["${local.every_bucket}"]
-                  }
-                  statement {
-                    sid       = "AnyRegion"
-                    actions   = ["kms:Decrypt"]
-                    resources = ["arn:aws:kms:*:123456789012:key/abc"]
-                  }
-                  dynamic "statement" {
-                    for_each = [1]
-                    content {
-                      sid         = "Inverse"
-                      actions     = ["s3:GetObject"]
-                      not_resources = ["arn:aws:s3:::tables/private/*"]
-                      resources   = ["arn:aws:s3:::tables/*"]
-                    }
-                  }
-                }
-                """);
-        List<String> violations = IamWildcards.violations(new TerraformModel(hcl.parseTree(dir)));
-        assertThat(String.join("\n", violations))
-                .contains("AllS3: action \"s3:*\"")
-                .contains("Everything: resource")
-                .contains("EveryBucket: resource")
-                .contains("AnyRegion: resource")
-                .contains("Inverse: uses not_resources");
-        assertThat(violations).hasSize(5);
-    }
-
-    @Test
     void terraformIsFormatted() throws Exception {
         assumeTrue(HclJson.available("terraform"), "terraform is not on the PATH: fmt check left to terraform.yml");
         HclJson.Result fmt = HclJson.run(TERRAFORM, 120, "terraform", "fmt", "-check", "-recursive", "-diff");
         assertThat(fmt.exitCode()).as("terraform fmt -check -recursive -diff:\n" + fmt.output()).isZero();
-    }
-
-    private static boolean refersTo(JsonNode value, String dir, String function) {
-        Matcher m = FUNCTION_REFERENCE.matcher(model.resolve(value, dir));
-        while (m.find()) {
-            if (m.group(1).equals(function)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static Set<String> functionsUsingPolicy(String document) {
-        JsonNode policies = model.local("", "function_policies");
-        Set<String> users = new TreeSet<>();
-        policies.fields().forEachRemaining(e -> {
-            if (e.getValue().asText().equals("${data.aws_iam_policy_document." + document + ".json}")) {
-                users.add(e.getKey());
-            }
-        });
-        return users;
-    }
-
-    private static String reference(String expression, String prefix, String suffix) {
-        assertThat(expression).startsWith("${" + prefix).endsWith(suffix + "}");
-        return expression.substring(2 + prefix.length(), expression.length() - suffix.length() - 1);
-    }
-
-    private static List<String> texts(JsonNode array) {
-        List<String> texts = new ArrayList<>();
-        if (array != null) {
-            array.forEach(n -> texts.add(n.asText()));
-        }
-        return texts;
-    }
-
-    private static List<TerraformModel.Block> inModule(List<TerraformModel.Block> blocks, String dir) {
-        return blocks.stream().filter(b -> b.dir().equals(dir)).toList();
-    }
-
-    private static TerraformModel.Block single(
-            List<TerraformModel.Block> blocks, java.util.function.Predicate<TerraformModel.Block> which) {
-        List<TerraformModel.Block> matching = blocks.stream().filter(which).toList();
-        assertThat(matching).as("matching blocks among " + blocks.stream().map(TerraformModel.Block::address)
-                .collect(Collectors.joining(", "))).hasSize(1);
-        return matching.get(0);
     }
 }

@@ -109,8 +109,8 @@ class DeleteOnAnotherServerTest {
                 assertThat(otherServer.activate()).as("a deleted stream's pipeline does not start again").isFalse();
 
                 send(topics, topic, 5);
-                Thread.sleep(2000);
-                assertThat(filesUnder(location)).as("nothing lands after the delete").isEmpty();
+                await("nothing lands after the delete").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+                        .until(() -> filesUnder(location).isEmpty());
                 assertThat(otherServer.status().rowsIngested()).isEqualTo(5);
             } finally {
                 resume.countDown();

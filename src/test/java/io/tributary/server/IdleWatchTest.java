@@ -1,7 +1,7 @@
 package io.tributary.server;
 
-import static io.tributary.server.KafkaPipelineTest.expected;
-import static io.tributary.server.KafkaPipelineTest.utf8;
+import static io.tributary.server.KafkaPipelineHarness.expected;
+import static io.tributary.server.KafkaPipelineHarness.utf8;
 import static io.tributary.testing.KafkaTestSupport.coordinates;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

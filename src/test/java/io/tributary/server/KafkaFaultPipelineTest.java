@@ -110,6 +110,7 @@ class KafkaFaultPipelineTest {
                             .doesNotContain(S3ProxyServer.SECRET_KEY);
                 });
                 s3.start();
+                // Keeps producing for a moment after S3 is back, so the recovery also sees new records.
                 Thread.sleep(1000);
                 producing.set(false);
                 producer.join();

@@ -72,6 +72,7 @@ class RegistryOutageIngestionTest {
             Thread.sleep(Math.max(0, 15_000 - (System.nanoTime() - partitionedAt) / 1_000_000));
             RegistryBehindProxy.proxy().mode(TcpProxy.Mode.REFUSE);
             send(topics, topic, 40, 60);
+            // A refused database for as long as the partition lasted: the outage's length is the point here.
             Thread.sleep(15_000);
             assertThat(pipelines.status(id).orElseThrow().state()).isEqualTo(IngestionStatus.State.FAILED);
             RegistryBehindProxy.proxy().mode(TcpProxy.Mode.FORWARD);

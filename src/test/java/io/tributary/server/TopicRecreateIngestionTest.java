@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import static io.tributary.server.KafkaPipelineTest.utf8;
+import static io.tributary.server.KafkaPipelineHarness.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -245,12 +245,11 @@ class TopicRecreateIngestionTest {
     private static List<String> awaitRows(PipelineSpec spec, int count) {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                 .until(() -> KafkaTestSupport.rows(tables, spec.tableLocation()).size() >= count);
-        // Give a wrong extra commit the chance to show.
-        try {
-            Thread.sleep(1500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        // Give a wrong extra commit the chance to show: no row may land for a while.
+        int reached = KafkaTestSupport.rows(tables, spec.tableLocation()).size();
+        await("no further commit after " + reached + " rows").during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
+                .until(() -> KafkaTestSupport.rows(tables, spec.tableLocation()).size() == reached);
         return KafkaTestSupport.rows(tables, spec.tableLocation()).stream()
                 .map(r -> r.get("value") + "@" + r.get("kafka_partition") + "/" + r.get("kafka_offset")).toList();
     }
