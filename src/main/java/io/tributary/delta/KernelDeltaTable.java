@@ -10,12 +10,12 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
-import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -230,10 +230,9 @@ final class KernelDeltaTable implements DeltaTable {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
                     while (rows.hasNext()) {
-                        Row add = rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
-                        if (!add.isNullAt(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL)) {
-                            records += DataFileStatistics.getNumRecords(add.getString(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL))
-                                    .orElse(0L);
+                        String stats = ScanFiles.statsJson(ScanFiles.addFile(rows.next()));
+                        if (stats != null) {
+                            records += DataFileStatistics.getNumRecords(stats).orElse(0L);
                         }
                     }
                 }

@@ -7,8 +7,8 @@ import io.delta.kernel.TableManager;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.kernel.LogActions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -38,7 +38,6 @@ import java.util.logging.Logger;
 final class TableVacuum {
     private static final Logger LOG = Logger.getLogger(TableVacuum.class.getName());
     private static final String LOG_DIR = "_delta_log/";
-    private static final int REMOVE_PATH = DeltaAction.REMOVE.schema.indexOf("path");
 
     private final KernelTables tables;
     private final String path;
@@ -101,11 +100,11 @@ final class TableVacuum {
         CommitRange range = TableManager.loadCommitRange(path, CommitBoundary.atTimestamp(cutoff, latest))
                 .withEndBoundary(CommitBoundary.atVersion(latest.getVersion()))
                 .build(engine);
-        try (CloseableIterator<ColumnarBatch> batches = range.getActions(engine, Set.of(DeltaAction.REMOVE))) {
+        try (CloseableIterator<ColumnarBatch> batches = LogActions.removeActions(range, engine)) {
             while (batches.hasNext()) {
                 ColumnarBatch batch = batches.next();
-                ColumnVector removes = batch.getColumnVector(batch.getSchema().indexOf(DeltaAction.REMOVE.colName));
-                ColumnVector paths = removes.getChild(REMOVE_PATH);
+                ColumnVector removes = LogActions.removes(batch);
+                ColumnVector paths = LogActions.removedPaths(removes);
                 for (int row = 0; row < batch.getSize(); row++) {
                     if (!removes.isNullAt(row)) {
                         into.add(relative(paths.getString(row)));
