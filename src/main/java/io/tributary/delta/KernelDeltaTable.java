@@ -27,14 +27,13 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.jboss.logging.Logger;
 
 /** One table: data files through parquet-avro, commits with positions through Kernel. */
 final class KernelDeltaTable implements DeltaTable {
-    private static final Logger LOG = Logger.getLogger(KernelDeltaTable.class.getName());
+    private static final Logger LOG = Logger.getLogger(KernelDeltaTable.class);
 
     /** Kernel rebases blind appends by itself; beyond this we re-read the table ourselves with a back-off. */
     private static final int KERNEL_RETRIES = 10;
@@ -290,7 +289,7 @@ final class KernelDeltaTable implements DeltaTable {
             try {
                 tables.storage().delete(path + "/" + f.path());
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.FINE, "could not remove the uncommitted file " + f.path(), e);
+                LOG.debugf(e, "could not remove the uncommitted file %s", f.path());
             }
         }
     }

@@ -25,10 +25,9 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.jboss.logging.Logger;
 
 /**
  * Rewrites small data files into larger ones without changing any row: one commit removes the small files and adds
@@ -37,7 +36,7 @@ import org.apache.avro.generic.GenericRecord;
  * lets concurrent appends through (they touch no removed file) and fails a concurrent rewrite of the same files.
  */
 final class TableCompaction {
-    private static final Logger LOG = Logger.getLogger(TableCompaction.class.getName());
+    private static final Logger LOG = Logger.getLogger(TableCompaction.class);
 
     private final KernelTables tables;
     private final String path;
@@ -97,7 +96,7 @@ final class TableCompaction {
                 try {
                     tables.storage().delete(path + "/" + f.path());
                 } catch (IOException cleanup) {
-                    LOG.log(Level.FINE, "could not remove unused compaction output " + f.path(), cleanup);
+                    LOG.debugf(cleanup, "could not remove unused compaction output %s", f.path());
                 }
             }
             return Optional.empty();

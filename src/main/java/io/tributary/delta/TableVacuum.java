@@ -18,8 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.jboss.logging.Logger;
 
 /**
  * Deletes the data files of a table that no reader can need any more: files no Delta commit references (written by
@@ -36,7 +35,7 @@ import java.util.logging.Logger;
  * temporary data files (see {@link #isData}).
  */
 final class TableVacuum {
-    private static final Logger LOG = Logger.getLogger(TableVacuum.class.getName());
+    private static final Logger LOG = Logger.getLogger(TableVacuum.class);
     private static final String LOG_DIR = "_delta_log/";
 
     private final KernelTables tables;
@@ -82,7 +81,7 @@ final class TableVacuum {
                 bytes += e.size();
             } catch (IOException failed) {
                 // Left for the next run; the others still go.
-                LOG.log(Level.WARNING, "vacuum could not delete " + e.path(), failed);
+                LOG.warnf(failed, "vacuum could not delete %s", e.path());
             }
         }
         return new DeltaTable.VacuumResult(deleted, bytes);
