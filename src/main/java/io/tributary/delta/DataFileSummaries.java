@@ -7,9 +7,9 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -50,15 +50,15 @@ final class DataFileSummaries {
     }
 
     private static DataFileSummary summary(Row scanFile, Map<String, String> logicalByPhysical) {
-        String path = InternalScanFileUtils.getAddFileStatus(scanFile).getPath();
-        boolean deletions = InternalScanFileUtils.getDeletionVectorDescriptorFromRow(scanFile) != null;
-        Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
-        if (add.isNullAt(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL)) {
+        String path = ScanFiles.fileStatus(scanFile).getPath();
+        boolean deletions = ScanFiles.hasDeletionVector(scanFile);
+        String json = ScanFiles.statsJson(ScanFiles.addFile(scanFile));
+        if (json == null) {
             return new DataFileSummary(path, -1, false, Map.of(), Map.of(), Map.of());
         }
         JsonNode stats;
         try {
-            stats = JSON.readTree(add.getString(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL));
+            stats = JSON.readTree(json);
         } catch (IOException e) {
             throw new UncheckedIOException("unreadable statistics of " + path, e);
         }

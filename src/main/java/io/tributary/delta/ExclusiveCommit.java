@@ -14,7 +14,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
-import io.delta.kernel.internal.util.Utils;
+import io.tributary.delta.kernel.KernelIterators;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,14 +56,14 @@ final class ExclusiveCommit {
         }
         List<Row> actions = new ArrayList<>();
         try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state,
-                Utils.toCloseableIterator(statuses.iterator()), context)) {
+                KernelIterators.of(statuses.iterator()), context)) {
             it.forEachRemaining(actions::add);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
         TransactionCommitResult result;
         try {
-            result = txn.commit(engine, CloseableIterable.inMemoryIterable(Utils.toCloseableIterator(actions.iterator())));
+            result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions.iterator())));
         } catch (ConcurrentWriteException | MaxCommitRetryLimitReachedException e) {
             throw new TableChangedException(basedOn, tables.latest(path).getVersion());
         }

@@ -10,12 +10,12 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
-import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -27,14 +27,13 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.jboss.logging.Logger;
 
 /** One table: data files through parquet-avro, commits with positions through Kernel. */
 final class KernelDeltaTable implements DeltaTable {
-    private static final Logger LOG = Logger.getLogger(KernelDeltaTable.class.getName());
+    private static final Logger LOG = Logger.getLogger(KernelDeltaTable.class);
 
     /** Kernel rebases blind appends by itself; beyond this we re-read the table ourselves with a back-off. */
     private static final int KERNEL_RETRIES = 10;
@@ -230,10 +229,9 @@ final class KernelDeltaTable implements DeltaTable {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
                     while (rows.hasNext()) {
-                        Row add = rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
-                        if (!add.isNullAt(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL)) {
-                            records += DataFileStatistics.getNumRecords(add.getString(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL))
-                                    .orElse(0L);
+                        String stats = ScanFiles.statsJson(ScanFiles.addFile(rows.next()));
+                        if (stats != null) {
+                            records += DataFileStatistics.getNumRecords(stats).orElse(0L);
                         }
                     }
                 }
@@ -291,7 +289,7 @@ final class KernelDeltaTable implements DeltaTable {
             try {
                 tables.storage().delete(path + "/" + f.path());
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.FINE, "could not remove the uncommitted file " + f.path(), e);
+                LOG.debugf(e, "could not remove the uncommitted file %s", f.path());
             }
         }
     }

@@ -19,14 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.avro.Schema;
+import org.jboss.logging.Logger;
 
 /** {@link Tables} on Delta Kernel's default engine ({@link PureJavaEngine}), with all I/O through our {@link Storage}. */
 final class KernelTables implements Tables {
     static final String ENGINE_INFO = "tributary";
-    private static final Logger LOG = Logger.getLogger(KernelTables.class.getName());
+    private static final Logger LOG = Logger.getLogger(KernelTables.class);
 
     /**
      * domainMetadata carries the positions; the checkpoint interval is Delta's default, written down so the table
@@ -173,7 +172,7 @@ final class KernelTables implements Tables {
             try {
                 hook.threadSafeInvoke(engine);
             } catch (IOException | RuntimeException e) {
-                LOG.log(Level.FINE, "post-commit hook " + hook.getType() + " failed at version " + result.getVersion(), e);
+                LOG.debugf(e, "post-commit hook %s failed at version %d", hook.getType(), result.getVersion());
             }
         }
     }

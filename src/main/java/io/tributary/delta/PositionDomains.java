@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.internal.actions.DomainMetadata;
+import io.tributary.delta.kernel.Snapshots;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -77,8 +76,8 @@ final class PositionDomains {
     }
 
     /**
-     * Reads all position domains of a snapshot. Enumerating domains needs Kernel's SnapshotImpl; the public API only
-     * looks up one domain by name.
+     * Reads all position domains of a snapshot. Enumerating domains needs Kernel internals (see {@link Snapshots});
+     * the public API only looks up one domain by name.
      */
     static Map<PartitionKey, Long> read(Snapshot snapshot) {
         return read(snapshot, "next");
@@ -92,12 +91,12 @@ final class PositionDomains {
     /** Every position domain of a snapshot with all it records. */
     static Map<PartitionKey, PartitionPosition> details(Snapshot snapshot) {
         Map<PartitionKey, PartitionPosition> out = new TreeMap<>();
-        for (Map.Entry<String, DomainMetadata> e : ((SnapshotImpl) snapshot).getActiveDomainMetadataMap().entrySet()) {
-            if (!e.getKey().startsWith(PREFIX) || e.getValue().isRemoved()) {
+        for (Map.Entry<String, String> e : Snapshots.activeDomains(snapshot).entrySet()) {
+            if (!e.getKey().startsWith(PREFIX)) {
                 continue;
             }
             try {
-                JsonNode n = JSON.readTree(e.getValue().getConfiguration());
+                JsonNode n = JSON.readTree(e.getValue());
                 JsonNode r = n.path("recreated");
                 Optional<PartitionPosition.Recreation> recreated = r.isObject()
                         ? Optional.of(new PartitionPosition.Recreation(text(r, "previous_topic_id"),
@@ -121,12 +120,12 @@ final class PositionDomains {
 
     private static Map<PartitionKey, Long> read(Snapshot snapshot, String field) {
         Map<PartitionKey, Long> out = new TreeMap<>();
-        for (Map.Entry<String, DomainMetadata> e : ((SnapshotImpl) snapshot).getActiveDomainMetadataMap().entrySet()) {
-            if (!e.getKey().startsWith(PREFIX) || e.getValue().isRemoved()) {
+        for (Map.Entry<String, String> e : Snapshots.activeDomains(snapshot).entrySet()) {
+            if (!e.getKey().startsWith(PREFIX)) {
                 continue;
             }
             try {
-                JsonNode n = JSON.readTree(e.getValue().getConfiguration());
+                JsonNode n = JSON.readTree(e.getValue());
                 out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()), n.path(field).asLong(0));
             } catch (IOException ex) {
                 throw new UncheckedIOException("unreadable position domain " + e.getKey(), ex);

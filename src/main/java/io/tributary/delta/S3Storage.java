@@ -3,17 +3,14 @@ package io.tributary.delta;
 import io.tributary.retry.Backoff;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
@@ -179,7 +176,7 @@ final class S3Storage implements Storage {
         // Kernel passes size 0 when it does not know the size (FileStatus.of(path)), e.g. for _last_checkpoint.
         long length = knownLength > 0 ? knownLength
                 : stat(path).orElseThrow(() -> new FileNotFoundException(l.uri())).size();
-        return new RangedStream(l, length);
+        return new S3RangedStream(s3, l, length);
     }
 
     @Override
@@ -260,7 +257,7 @@ final class S3Storage implements Storage {
         }
     }
 
-    private static IOException io(String what, Location l, SdkException e) {
+    static IOException io(String what, Location l, SdkException e) {
         return new IOException("S3 " + what + " of " + l.uri() + " failed: " + e.getMessage(), e);
     }
 
@@ -270,93 +267,6 @@ final class S3Storage implements Storage {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted");
-        }
-    }
-
-    /** Reads with ranged GETs, reopening only on a backward or long forward seek. */
-    private final class RangedStream extends SeekableStream {
-        private static final long SKIP_LIMIT = 1 << 20;
-        private final Location location;
-        private final long length;
-        private long pos;
-        private long streamPos;
-        private InputStream current;
-
-        RangedStream(Location location, long length) {
-            this.location = location;
-            this.length = length;
-        }
-
-        @Override
-        long position() {
-            return pos;
-        }
-
-        @Override
-        void seek(long position) throws IOException {
-            if (position < 0 || position > length) {
-                throw new java.io.EOFException("seek to " + position + " outside 0.." + length + " in " + location.uri());
-            }
-            pos = position;
-        }
-
-        @Override
-        long length() {
-            return length;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            if (len == 0) {
-                return 0;
-            }
-            if (pos >= length) {
-                return -1;
-            }
-            if (current == null || pos < streamPos || pos - streamPos > SKIP_LIMIT) {
-                reopen();
-            } else if (pos > streamPos) {
-                current.skipNBytes(pos - streamPos);
-                streamPos = pos;
-            }
-            int n = current.read(b, off, (int) Math.min(len, length - pos));
-            if (n > 0) {
-                pos += n;
-                streamPos += n;
-            }
-            return n;
-        }
-
-        private void reopen() throws IOException {
-            close();
-            try {
-                ResponseInputStream<GetObjectResponse> in = s3.getObject(
-                        g -> g.bucket(location.bucket()).key(location.key()).range("bytes=" + pos + "-"));
-                current = in;
-                streamPos = pos;
-            } catch (NoSuchKeyException e) {
-                throw new FileNotFoundException(location.uri());
-            } catch (SdkException e) {
-                throw io("read", location, e);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (current != null) {
-                if (current instanceof ResponseInputStream<?> r) {
-                    r.abort(); // don't drain the rest of a large object just to close it
-                }
-                current.close();
-                current = null;
-            }
         }
     }
 }

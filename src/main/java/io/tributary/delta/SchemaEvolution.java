@@ -3,25 +3,20 @@ package io.tributary.delta;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.internal.actions.CommitInfo;
-import io.delta.kernel.internal.actions.Metadata;
-import io.delta.kernel.internal.actions.SingleAction;
-import io.delta.kernel.internal.util.FileNames;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.kernel.KernelActions;
+import io.tributary.delta.kernel.Snapshots;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 
 /**
  * Adds nullable columns (or nullable fields of nested structs) to a table's schema in a commit of its own. Kernel's
@@ -60,21 +55,15 @@ final class SchemaEvolution {
                 // Same columns in the same order, differing only in field metadata: nothing to commit.
                 return Optional.empty();
             }
-            Metadata metadata = ((SnapshotImpl) snapshot).getMetadata();
-            if (!metadata.getPartitionColNames().isEmpty()) {
+            if (Snapshots.isPartitioned(snapshot)) {
                 throw new IllegalArgumentException("the schema of the partitioned table " + path + " is not evolved");
             }
             long version = snapshot.getVersion() + 1;
             long now = System.currentTimeMillis();
-            // No in-commit timestamps on our tables (Kernel would have to write them), hence no inCommitTimestamp.
-            Row commitInfo = new CommitInfo(Optional.empty(), now, Optional.of(KernelTables.ENGINE_INFO),
-                    Optional.of("ADD COLUMNS"), Map.of(), Optional.of(false),
-                    Optional.of(UUID.randomUUID().toString()), Map.of()).toRow();
-            List<Row> actions = List.of(SingleAction.createCommitInfoSingleAction(commitInfo),
-                    SingleAction.createMetadataSingleAction(metadata.withNewSchema(proposed).toRow()));
+            List<Row> actions = KernelActions.schemaChange(snapshot, proposed, KernelTables.ENGINE_INFO, now);
             try {
                 engine.getJsonHandler().writeJsonFileAtomically(
-                        FileNames.deltaFile(((SnapshotImpl) snapshot).getLogPath(), version), iterator(actions), false);
+                        Snapshots.commitFile(snapshot, version), iterator(actions), false);
                 return Optional.of(version);
             } catch (FileAlreadyExistsException e) {
                 // Another writer committed this version first (perhaps the same change): look again.

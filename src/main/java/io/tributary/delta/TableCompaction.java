@@ -9,29 +9,25 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.actions.AddFile;
-import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
+import io.tributary.delta.kernel.KernelActions;
+import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.jboss.logging.Logger;
 
 /**
  * Rewrites small data files into larger ones without changing any row: one commit removes the small files and adds
@@ -40,7 +36,7 @@ import org.apache.avro.generic.GenericRecord;
  * lets concurrent appends through (they touch no removed file) and fails a concurrent rewrite of the same files.
  */
 final class TableCompaction {
-    private static final Logger LOG = Logger.getLogger(TableCompaction.class.getName());
+    private static final Logger LOG = Logger.getLogger(TableCompaction.class);
 
     private final KernelTables tables;
     private final String path;
@@ -67,7 +63,7 @@ final class TableCompaction {
             Set<String> paths = new HashSet<>();
             for (Row add : bin) {
                 paths.add(add.getString(0));
-                actions.add(SingleAction.createRemoveFileSingleAction(new AddFile(add).toRemoveFileRow(false, Optional.of(now))));
+                actions.add(KernelActions.remove(add, now));
             }
             DataFile file;
             try (TableReader rows = new TableReader(engine, snapshot, paths::contains)) {
@@ -87,9 +83,7 @@ final class TableCompaction {
             written.add(file);
             DataFileStatus status = new DataFileStatus(path + "/" + file.path(), file.sizeBytes(), now,
                     DataFileStatistics.deserializeFromJson(file.statsJson(), schema));
-            AddFile add = AddFile.convertDataFileStatus(schema, root, status, Collections.emptyMap(), false,
-                    Collections.emptyMap(), Optional.empty(), Optional.empty(), Optional.empty());
-            actions.add(SingleAction.createAddFileSingleAction(add.toRow()));
+            actions.add(KernelActions.add(schema, root, status));
         }
         try {
             Transaction txn = snapshot.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
@@ -102,7 +96,7 @@ final class TableCompaction {
                 try {
                     tables.storage().delete(path + "/" + f.path());
                 } catch (IOException cleanup) {
-                    LOG.log(Level.FINE, "could not remove unused compaction output " + f.path(), cleanup);
+                    LOG.debugf(cleanup, "could not remove unused compaction output %s", f.path());
                 }
             }
             return Optional.empty();
@@ -117,10 +111,8 @@ final class TableCompaction {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
                     while (rows.hasNext()) {
-                        Row add = rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
-                        AddFile file = new AddFile(add);
-                        if (file.getSize() < targetFileBytes / 2 && file.getDeletionVector().isEmpty()
-                                && file.getPartitionValues().getSize() == 0) {
+                        Row add = ScanFiles.addFile(rows.next());
+                        if (KernelActions.isPlainFileSmallerThan(add, targetFileBytes / 2)) {
                             small.add(add);
                         }
                     }

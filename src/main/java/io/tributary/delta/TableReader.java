@@ -9,8 +9,6 @@ import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.MapValue;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.data.ScanStateRow;
 import io.delta.kernel.types.ArrayType;
 import io.delta.kernel.types.BinaryType;
 import io.delta.kernel.types.BooleanType;
@@ -31,6 +29,8 @@ import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.tributary.delta.kernel.KernelIterators;
+import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -93,7 +93,7 @@ final class TableReader implements TableRows {
         }
         Scan scan = builder.build();
         this.scanState = scan.getScanState(engine);
-        this.physicalSchema = ScanStateRow.getPhysicalDataReadSchema(scanState);
+        this.physicalSchema = ScanFiles.physicalReadSchema(scanState);
         this.scanFiles = scan.getScanFiles(engine);
     }
 
@@ -113,7 +113,7 @@ final class TableReader implements TableRows {
                 closeData();
                 if (scanFileRows != null && scanFileRows.hasNext()) {
                     Row scanFile = scanFileRows.next();
-                    if (fileFilter.test(scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL).getString(0))) {
+                    if (fileFilter.test(ScanFiles.logPath(scanFile))) {
                         openFile(scanFile);
                     }
                     continue;
@@ -148,7 +148,7 @@ final class TableReader implements TableRows {
             while (batches.hasNext()) {
                 try (CloseableIterator<Row> rows = batches.next().getRows()) {
                     while (rows.hasNext()) {
-                        paths.add(rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL).getString(0));
+                        paths.add(ScanFiles.logPath(rows.next()));
                     }
                 }
             }
@@ -159,9 +159,9 @@ final class TableReader implements TableRows {
     }
 
     private void openFile(Row scanFile) throws IOException {
-        FileStatus file = InternalScanFileUtils.getAddFileStatus(scanFile);
+        FileStatus file = ScanFiles.fileStatus(scanFile);
         CloseableIterator<ColumnarBatch> physical = engine.getParquetHandler()
-                .readParquetFiles(io.delta.kernel.internal.util.Utils.singletonCloseableIterator(file), physicalSchema,
+                .readParquetFiles(KernelIterators.singleton(file), physicalSchema,
                         Optional.empty())
                 .map(r -> r.getData());
         data = Scan.transformPhysicalData(engine, scanState, scanFile, physical);

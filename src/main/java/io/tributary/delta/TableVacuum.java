@@ -7,8 +7,8 @@ import io.delta.kernel.TableManager;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.utils.CloseableIterator;
+import io.tributary.delta.kernel.LogActions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -18,8 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.jboss.logging.Logger;
 
 /**
  * Deletes the data files of a table that no reader can need any more: files no Delta commit references (written by
@@ -36,9 +35,8 @@ import java.util.logging.Logger;
  * temporary data files (see {@link #isData}).
  */
 final class TableVacuum {
-    private static final Logger LOG = Logger.getLogger(TableVacuum.class.getName());
+    private static final Logger LOG = Logger.getLogger(TableVacuum.class);
     private static final String LOG_DIR = "_delta_log/";
-    private static final int REMOVE_PATH = DeltaAction.REMOVE.schema.indexOf("path");
 
     private final KernelTables tables;
     private final String path;
@@ -83,7 +81,7 @@ final class TableVacuum {
                 bytes += e.size();
             } catch (IOException failed) {
                 // Left for the next run; the others still go.
-                LOG.log(Level.WARNING, "vacuum could not delete " + e.path(), failed);
+                LOG.warnf(failed, "vacuum could not delete %s", e.path());
             }
         }
         return new DeltaTable.VacuumResult(deleted, bytes);
@@ -101,11 +99,11 @@ final class TableVacuum {
         CommitRange range = TableManager.loadCommitRange(path, CommitBoundary.atTimestamp(cutoff, latest))
                 .withEndBoundary(CommitBoundary.atVersion(latest.getVersion()))
                 .build(engine);
-        try (CloseableIterator<ColumnarBatch> batches = range.getActions(engine, Set.of(DeltaAction.REMOVE))) {
+        try (CloseableIterator<ColumnarBatch> batches = LogActions.removeActions(range, engine)) {
             while (batches.hasNext()) {
                 ColumnarBatch batch = batches.next();
-                ColumnVector removes = batch.getColumnVector(batch.getSchema().indexOf(DeltaAction.REMOVE.colName));
-                ColumnVector paths = removes.getChild(REMOVE_PATH);
+                ColumnVector removes = LogActions.removes(batch);
+                ColumnVector paths = LogActions.removedPaths(removes);
                 for (int row = 0; row < batch.getSize(); row++) {
                     if (!removes.isNullAt(row)) {
                         into.add(relative(paths.getString(row)));

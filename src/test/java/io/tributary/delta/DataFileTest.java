@@ -101,22 +101,22 @@ class DataFileTest {
         assertThat(names).allSatisfy(n -> assertThat(n).hasSizeGreaterThan(32));
         assertThat(min.at("/value/name").asText()).isEqualTo(names.get(0).substring(0, 32));
         assertThat(max.at("/value/name").asText()).hasSize(33)
-                .isEqualTo(FileStatistics.truncateMax(names.get(names.size() - 1)));
+                .isEqualTo(StringStats.truncateMax(names.get(names.size() - 1)));
     }
 
     @Test
     void maxStringTruncationFollowsDelta() {
         String ascii = "a".repeat(40);
-        assertThat(FileStatistics.truncateMax(ascii)).isEqualTo("a".repeat(32) + "\u007f");
-        assertThat(FileStatistics.truncateMin(ascii)).isEqualTo("a".repeat(32));
+        assertThat(StringStats.truncateMax(ascii)).isEqualTo("a".repeat(32) + "\u007f");
+        assertThat(StringStats.truncateMin(ascii)).isEqualTo("a".repeat(32));
         String high = "a".repeat(32) + "é" + "z";
-        assertThat(FileStatistics.truncateMax(high)).isEqualTo("a".repeat(32) + "\uDBFF\uDFFF");
+        assertThat(StringStats.truncateMax(high)).isEqualTo("a".repeat(32) + "\uDBFF\uDFFF");
         String surrogate = "a".repeat(31) + "𝄞" + "bbb";
-        assertThat(FileStatistics.truncateMin(surrogate)).isEqualTo("a".repeat(31) + "𝄞");
-        assertThat(FileStatistics.truncateMax(surrogate)).isEqualTo("a".repeat(31) + "𝄞" + "\u007f");
+        assertThat(StringStats.truncateMin(surrogate)).isEqualTo("a".repeat(31) + "𝄞");
+        assertThat(StringStats.truncateMax(surrogate)).isEqualTo("a".repeat(31) + "𝄞" + "\u007f");
         String maxChars = "a".repeat(32) + "\uDBFF\uDFFF".repeat(40);
-        assertThat(FileStatistics.truncateMax(maxChars)).isNull();
-        assertThat(FileStatistics.truncateMax("short")).isEqualTo("short");
+        assertThat(StringStats.truncateMax(maxChars)).isNull();
+        assertThat(StringStats.truncateMax("short")).isEqualTo("short");
     }
 
     /**
