@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import io.tributary.registry.health.RegistryHealth;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
+import io.tributary.registry.store.Conflicts;
 import io.tributary.security.PermissionDeniedException;
 import io.tributary.security.UnauthenticatedException;
 import jakarta.inject.Inject;
@@ -58,6 +59,12 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     public Uni<Response> unexpected(Throwable e) {
+        if (Conflicts.uniqueViolation(e) || Conflicts.lostUpdate(e)) {
+            // A race no service turned into its own words: still the caller's to retry, never a 500.
+            LOG.debugf(e, "request lost a race with a concurrent one");
+            return Uni.createFrom().item(ErrorBody.response(ErrorCode.RESOURCE_CONFLICT, "a concurrent request "
+                    + "changed the same object first; this request changed nothing: read the object again and retry"));
+        }
         Throwable lost = lostConnection(e);
         if (lost != null && health.failure() == null) {
             LOG.warnf("request failed on a lost connection: %s", lost.getMessage());

@@ -11,6 +11,7 @@ import io.tributary.registry.request.ConnectionSpec;
 import io.tributary.registry.request.ErrorCode;
 import io.tributary.registry.request.Names;
 import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.store.Conflicts;
 import io.tributary.registry.store.ConnectionRow;
 import io.tributary.registry.store.GrantRow;
 import io.tributary.registry.store.GrantStore;
@@ -70,7 +71,9 @@ public class ConnectionService {
                     }
                     return row.persist();
                 })
-                .map(ignored -> view(row)));
+                .map(ignored -> view(row)))
+                .onFailure(Conflicts::uniqueViolation).transform(e -> ApiException.exists("name: connection '"
+                        + name + "' was created by a concurrent request; choose another name or delete it first"));
     }
 
     public Uni<ConnectionView> get(Principal caller, String nameParam) {
@@ -106,7 +109,16 @@ public class ConnectionService {
                         throw new ApiException(ErrorCode.RESOURCE_CONFLICT, "name: connection '" + name
                                 + "' is used by " + users + " stream(s); delete those streams first");
                     }
-                    return grants.removeAll(GrantRow.CONNECTION, name).flatMap(v -> row.delete());
+                    // A statement rather than the entity's delete: of two deletes at once, the second then deletes
+                    // nothing and hears 404. (Hibernate Reactive's entity delete fails on that race, and under load
+                    // can go on from another event loop than the session's: quarkusio/quarkus#41945.)
+                    return grants.removeAll(GrantRow.CONNECTION, name)
+                            .flatMap(v -> ConnectionRow.delete("name", name));
+                }).map(deleted -> {
+                    if (deleted == 0) {
+                        throw ApiException.notFound("connection '" + name + "' was deleted by a concurrent request");
+                    }
+                    return null;
                 })));
     }
 

@@ -7,6 +7,7 @@ import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
 import io.tributary.registry.request.Requests;
 import io.tributary.registry.request.SecretRef;
+import io.tributary.registry.store.Conflicts;
 import io.tributary.registry.store.ScopeAclRow;
 import io.tributary.registry.store.SecretRow;
 import io.tributary.registry.store.SecretScopeRow;
@@ -43,7 +44,8 @@ public class SecretService {
             row.owner = caller.name();
             row.createdAt = Instant.now();
             return row.persist().replaceWithVoid();
-        }));
+        })).onFailure(Conflicts::uniqueViolation).transform(e -> ApiException.exists("scope: secret scope '" + scope
+                + "' was created by a concurrent request; put secrets into it or choose another name"));
     }
 
     public Uni<Void> put(Principal caller, Requests.PutSecret request) {
@@ -53,16 +55,15 @@ public class SecretService {
             throw ApiException.missing("string_value");
         }
         byte[] sealed = cipher.encrypt(request.stringValue(), SecretRow.associatedData(scope, key));
+        // One statement, so that two puts of one key at once both succeed (the last one's value stays) where a read
+        // and an insert would let one of them fail on secrets_unique.
         return Panache.withTransaction(() -> scopeFor(caller, scope, Privilege.WRITE)
-                .flatMap(s -> SecretRow.<SecretRow>find("scope = ?1 and key = ?2", scope, key).<SecretRow>firstResult())
-                .flatMap(existing -> {
-                    SecretRow row = existing != null ? existing : new SecretRow();
-                    row.scope = scope;
-                    row.key = key;
-                    row.value = sealed;
-                    row.updatedAt = Instant.now();
-                    return row.persist().replaceWithVoid();
-                }));
+                .flatMap(s -> Panache.getSession()).flatMap(session -> session.createNativeQuery("insert into secrets "
+                        + "(scope, secret_key, value, updated_at) values (?1, ?2, ?3, ?4) on conflict (scope, "
+                        + "secret_key) do update set value = excluded.value, updated_at = excluded.updated_at")
+                        .setParameter(1, scope).setParameter(2, key).setParameter(3, sealed)
+                        .setParameter(4, Instant.now()).executeUpdate())
+                .replaceWithVoid());
     }
 
     public Uni<Void> delete(Principal caller, Requests.DeleteSecret request) {

@@ -10,6 +10,7 @@ import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.registry.request.AllowedLocations;
+import io.tributary.registry.store.Conflicts;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.IngestionTableSchema;
 import io.tributary.registry.request.RegistryJson;
@@ -211,12 +212,9 @@ class StreamCreation {
         if (e instanceof ApiException) {
             return e;
         }
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof org.hibernate.exception.ConstraintViolationException
-                    || String.valueOf(t.getMessage()).contains("duplicate key")) {
-                return ApiException.exists("name: the stream or its ingestion table was created concurrently "
-                        + "by another request");
-            }
+        if (Conflicts.uniqueViolation(e)) {
+            return ApiException.exists("name: the stream or its ingestion table was created concurrently "
+                    + "by another request");
         }
         return e;
     }

@@ -11,6 +11,7 @@ import io.tributary.registry.request.AllowedLocations;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
 import io.tributary.registry.request.Requests;
+import io.tributary.registry.store.Conflicts;
 import io.tributary.registry.store.GrantRow;
 import io.tributary.registry.store.GrantStore;
 import io.tributary.registry.store.TableRow;
@@ -108,7 +109,8 @@ public class TableService {
                     throw ApiException.exists("name: table '" + fullName + "' is already registered");
                 }
                 return row.persist();
-            })).map(ignored -> {
+            })).onFailure(Conflicts::uniqueViolation).transform(e -> ApiException.exists("name: table '" + fullName
+                    + "' was registered by a concurrent request")).map(ignored -> {
                 List<ColumnView> views = new java.util.ArrayList<>();
                 for (int i = 0; i < columns.size(); i++) {
                     views.add(new ColumnView(columns.get(i).name(), columns.get(i).type(), columns.get(i).nullable(),

@@ -1,5 +1,6 @@
 package io.tributary.registry.store;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.tributary.security.Privilege;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,19 +34,16 @@ public class GrantStore {
         });
     }
 
+    /**
+     * Grants a privilege; granting one already held changes nothing. One statement rather than a read and an insert:
+     * two requests granting the same privilege at once must both succeed, not one of them fail on grants_unique.
+     * Call inside a transaction.
+     */
     public Uni<Void> add(String type, String name, String principal, Privilege privilege) {
-        return GrantRow.count("securableType = ?1 and securableName = ?2 and principal = ?3 and privilege = ?4", type,
-                name, principal, privilege.apiName()).flatMap(n -> {
-                    if (n > 0) {
-                        return Uni.createFrom().voidItem();
-                    }
-                    GrantRow row = new GrantRow();
-                    row.securableType = type;
-                    row.securableName = name;
-                    row.principal = principal;
-                    row.privilege = privilege.apiName();
-                    return row.persist().replaceWithVoid();
-                });
+        return Panache.getSession().flatMap(session -> session.createNativeQuery("insert into grants (securable_type, "
+                + "securable_name, principal, privilege) values (?1, ?2, ?3, ?4) on conflict do nothing")
+                .setParameter(1, type).setParameter(2, name).setParameter(3, principal)
+                .setParameter(4, privilege.apiName()).executeUpdate()).replaceWithVoid();
     }
 
     public Uni<Void> remove(String type, String name, String principal, Privilege privilege) {
