@@ -1,8 +1,11 @@
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,7 +14,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -34,14 +36,35 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class LoadBench {
     static final String STREAMS = "/api/2.0/feature-engineering/streams";
-    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newFixedThreadPool(8)).connectTimeout(Duration.ofSeconds(5)).build();
-    final String base;
+    /**
+     * Vert.x's client on one event loop, with keep-alive: the JDK's HttpClient took half a core of this 2-core machine
+     * at 500 requests/s, which the server under test then lacked; this one takes a small part of that.
+     */
+    final Vertx vertx = Vertx.vertx();
+    final HttpClient http;
     final String token;
 
     LoadBench(String base, String token) {
-        this.base = base;
+        URI uri = URI.create(base);
+        this.http = vertx.createHttpClient(new HttpClientOptions().setDefaultHost(uri.getHost())
+                .setDefaultPort(uri.getPort()).setKeepAlive(true).setConnectTimeout(5000),
+                new PoolOptions().setHttp1MaxSize(512));
         this.token = token;
+    }
+
+    record Answer(int status, String body) {}
+
+    /** Every request bounded: 10 s from when it is sent to its whole answer. */
+    CompletableFuture<Answer> send(Call call) {
+        RequestOptions options = new RequestOptions().setMethod(HttpMethod.valueOf(call.method()))
+                .setURI(call.path()).setTimeout(10_000).putHeader("Authorization", "Bearer " + token);
+        if (call.body() != null) {
+            options.putHeader("Content-Type", "application/json");
+        }
+        return http.request(options)
+                .compose(r -> call.body() == null ? r.send() : r.send(Buffer.buffer(call.body())))
+                .compose(r -> r.body().map(b -> new Answer(r.statusCode(), b.toString())))
+                .toCompletionStage().toCompletableFuture();
     }
 
     public static void main(String[] args) throws Exception {
@@ -62,6 +85,7 @@ public final class LoadBench {
         int rate = Integer.parseInt(args[4]);
         int seconds = Integer.parseInt(args[5]);
         int recordsPerSecond = Integer.parseInt(args[6]);
+        int warmup = args.length > 7 ? Integer.parseInt(args[7]) : 0;
         String run = Long.toString(System.currentTimeMillis() % 1_000_000, 36);
 
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
@@ -84,9 +108,17 @@ public final class LoadBench {
         Thread producer = new Thread(() -> produce(bootstrap, run, streams, recordsPerSecond, produced, producing));
         producer.start();
         try {
-            Result baseline = b.run(rate, Math.max(10, seconds / 3), i -> new Call("GET", "/q/health/ready", null));
             Random random = new Random(7);
-            Map<String, Result> mixed = b.mixed(rate, seconds, random, run, streams);
+            if (warmup > 0) {
+                // The same traffic, not measured: a JVM that has just started compiles its hot paths for the first
+                // tens of seconds, and a load test reads the steady state. The cold figure is the run with 0.
+                Map<String, Result> cold = b.mixed(rate, warmup, random, run, streams, false);
+                Result all = Result.merge(cold.values());
+                System.out.printf(Locale.ROOT, "warm-up: %d s of the same traffic, not counted (p50 %.0f ms, p99 "
+                        + "%.0f ms, %d errors)%n", warmup, all.p(0.5), all.p(0.99), all.errors);
+            }
+            Result baseline = b.run(rate, Math.max(10, seconds / 3), i -> new Call("GET", "/q/health/ready", null));
+            Map<String, Result> mixed = b.mixed(rate, seconds, random, run, streams, true);
             System.out.printf(Locale.ROOT, "%n%d requests/s for %d s, mixed reads and writes, while %d streams "
                     + "ingest; loopback%n", rate, seconds, streams);
             System.out.printf(Locale.ROOT, "%-32s %8s %9s %9s %9s %7s %9s%n", "request", "count", "p50 ms", "p99 ms",
@@ -111,15 +143,20 @@ public final class LoadBench {
     record Call(String method, String path, String body) {}
 
     /** GET a stream 50 %, list 20 %, create then delete a connection 10 % each, a grant 10 %. */
-    Map<String, Result> mixed(int rate, int seconds, Random random, String run, int streams) throws Exception {
+    Map<String, Result> mixed(int rate, int seconds, Random random, String run, int streams, boolean report)
+            throws Exception {
         Map<String, List<Long>> latencies = new ConcurrentHashMap<>();
         Map<String, AtomicInteger> errors = new ConcurrentHashMap<>();
         AtomicInteger connections = new AtomicInteger();
+        String conn = "load-" + run + (report ? "" : "-w");
         int total = rate * seconds;
         long interval = 1_000_000_000L / rate;
         Semaphore inFlight = new Semaphore(512);
         List<CompletableFuture<?>> futures = new ArrayList<>(total);
         long start = System.nanoTime() + 50_000_000L;
+        // Mean latency by the second a request was due: shows whether a backlog builds, drains or stays.
+        java.util.concurrent.atomic.AtomicLongArray sum = new java.util.concurrent.atomic.AtomicLongArray(seconds);
+        java.util.concurrent.atomic.AtomicLongArray count = new java.util.concurrent.atomic.AtomicLongArray(seconds);
         for (int i = 0; i < total; i++) {
             int pick = random.nextInt(10);
             String kind;
@@ -134,12 +171,12 @@ public final class LoadBench {
             } else if (pick == 7) {
                 kind = "POST connection";
                 int n = connections.incrementAndGet();
-                call = new Call("POST", "/api/2.0/connections", "{\"name\": \"load-" + run + "-c" + n
+                call = new Call("POST", "/api/2.0/connections", "{\"name\": \"" + conn + "-c" + n
                         + "\", \"connection_type\": \"KAFKA\", \"options\": {\"bootstrap_servers\": \"127.0.0.1:9\"}}");
             } else if (pick == 8) {
                 kind = "DELETE connection";
                 int n = Math.max(1, connections.get() - 5);
-                call = new Call("DELETE", "/api/2.0/connections/load-" + run + "-c" + n, null);
+                call = new Call("DELETE", "/api/2.0/connections/" + conn + "-c" + n, null);
             } else {
                 kind = "PATCH grant";
                 call = new Call("PATCH", "/api/2.1/unity-catalog/permissions/table/" + stream + "_ingestion",
@@ -153,21 +190,31 @@ public final class LoadBench {
             }
             inFlight.acquire();
             String k = kind;
-            futures.add(http.sendAsync(request(call), HttpResponse.BodyHandlers.ofString()).whenComplete((r, e) -> {
+            futures.add(send(call).whenComplete((r, e) -> {
+                long took = System.nanoTime() - scheduled;
                 latencies.computeIfAbsent(k, x -> java.util.Collections.synchronizedList(new ArrayList<>()))
-                        .add(System.nanoTime() - scheduled);
+                        .add(took);
+                int second = (int) Math.min(seconds - 1, (scheduled - start) / 1_000_000_000L);
+                sum.addAndGet(second, took);
+                count.incrementAndGet(second);
                 // A delete may find the connection already gone (404): the only answer besides 200 that is right.
-                boolean ok = e == null && (r.statusCode() == 200 || k.startsWith("DELETE") && r.statusCode() == 404);
+                boolean ok = e == null && (r.status() == 200 || k.startsWith("DELETE") && r.status() == 404);
                 if (!ok) {
                     errors.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
                     if (errors.get(k).get() <= 3) {
-                        System.out.println(k + " failed: " + (e != null ? e : r.statusCode() + " " + r.body()));
+                        System.out.println(k + " failed: " + (e != null ? e : r.status() + " " + r.body()));
                     }
                 }
                 inFlight.release();
             }));
         }
         CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
+        StringBuilder timeline = new StringBuilder("mean latency (ms) by second due:");
+        for (int s = 0; s < seconds; s++) {
+            timeline.append(s % 10 == 0 ? "\n  " + s + "s:" : "").append(' ')
+                    .append(count.get(s) == 0 ? "-" : Long.toString(sum.get(s) / count.get(s) / 1_000_000));
+        }
+        System.out.println((report ? "" : "warm-up ") + timeline);
         Map<String, Result> out = new java.util.TreeMap<>();
         latencies.forEach((k, v) -> out.put(k, Result.of(v, errors.getOrDefault(k, new AtomicInteger()).get())));
         return out;
@@ -187,10 +234,10 @@ public final class LoadBench {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
             inFlight.acquire();
-            futures.add(http.sendAsync(request(calls.apply(i)), HttpResponse.BodyHandlers.ofString())
+            futures.add(send(calls.apply(i))
                     .whenComplete((r, e) -> {
                         latencies.add(System.nanoTime() - scheduled);
-                        if (e != null || r.statusCode() != 200) {
+                        if (e != null || r.status() != 200) {
                             errors.incrementAndGet();
                         }
                         inFlight.release();
@@ -230,8 +277,7 @@ public final class LoadBench {
         while (!done && System.nanoTime() < deadline) {
             done = true;
             for (int s = 0; s < streams; s++) {
-                String body = http.send(request(new Call("GET", STREAMS + "/load.r" + run + ".stream" + s, null)),
-                        HttpResponse.BodyHandlers.ofString()).body();
+                String body = send(new Call("GET", STREAMS + "/load.r" + run + ".stream" + s, null)).get().body();
                 Matcher m = rows.matcher(body);
                 seen[s] = m.find() ? Long.parseLong(m.group(1)) : -1;
                 done &= seen[s] == produced[s];
@@ -248,22 +294,10 @@ public final class LoadBench {
     }
 
     void ok(String method, String path, String body) throws Exception {
-        HttpResponse<String> r = http.send(request(new Call(method, path, body)), HttpResponse.BodyHandlers.ofString());
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException(method + " " + path + ": " + r.statusCode() + " " + r.body());
+        Answer r = send(new Call(method, path, body)).get();
+        if (r.status() != 200) {
+            throw new IllegalStateException(method + " " + path + ": " + r.status() + " " + r.body());
         }
-    }
-
-    HttpRequest request(Call call) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + call.path())).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + token);
-        if (call.body() != null) {
-            b.header("Content-Type", "application/json")
-                    .method(call.method(), HttpRequest.BodyPublishers.ofString(call.body()));
-        } else {
-            b.method(call.method(), HttpRequest.BodyPublishers.noBody());
-        }
-        return b.build();
     }
 
     static String streamBody(String run, int s) {
