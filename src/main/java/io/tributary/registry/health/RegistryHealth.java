@@ -45,6 +45,8 @@ public class RegistryHealth {
     private volatile PgConnection connection;
     private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long timer = -1;
+    /** The last probe went unanswered; one more unanswered and the database counts as down. */
+    private volatile boolean unanswered;
     /** The probe under way, if any. */
     private Promise<Boolean> round;
 
@@ -124,8 +126,15 @@ public class RegistryHealth {
         round = current;
         long deadline = vertx.setTimer(timeout.toMillis(), id -> {
             if (finish(current)) {
-                markDown("no answer within " + timeout.toMillis() + " ms");
                 dropConnection();
+                if (failure == null && !unanswered) {
+                    // One probe without an answer may be a busy machine (a late timer, a slow event loop) rather
+                    // than a lost database: ask once more at once, on a new connection, before failing requests.
+                    unanswered = true;
+                    probe().onComplete(r -> current.tryComplete(r.succeeded() && r.result()));
+                    return;
+                }
+                markDown("no answer within " + timeout.toMillis() + " ms, twice");
                 current.tryComplete(false);
             }
         });
@@ -135,6 +144,7 @@ public class RegistryHealth {
                 return; // the deadline already decided this round
             }
             if (result.succeeded()) {
+                unanswered = false;
                 markUp();
             } else {
                 markDown(describe(result.cause()));
