@@ -54,6 +54,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private Future<?> inflight;
     private long inflightSinceNanos;
     private boolean reportedStall;
+    private final MissingTopics missingTopics;
     private MicroBatch waiting;
     /** Set by the writer when its batch reset a recreated topic; read once its future is done. */
     private volatile boolean reread;
@@ -75,6 +76,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         this.consumer = consumer;
         this.table = table;
         this.ingester = ingester;
+        this.missingTopics = new MissingTopics(spec.subscription(), status);
     }
 
     /** Where the stream stood when {@link #run()} returned true. */
@@ -86,8 +88,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     boolean run() throws Exception {
         try {
             // Fails fast (and names the cause) when Kafka is unreachable or refuses the credentials.
-            consumer.listTopics(PROBE_TIMEOUT);
+            Set<String> listed = consumer.listTopics(PROBE_TIMEOUT).keySet();
             status.running();
+            missingTopics.listed(listed, Set.of());
             subscribe();
             while (!stopping.getAsBoolean()) {
                 rethrowWriteFailure();
@@ -241,13 +244,23 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         }
         if (now >= nextProbeNanos) {
             nextProbeNanos = now + Math.max(settings.triggerInterval().toNanos(), 1_000_000_000L);
-            Set<TopicPartition> assigned = consumer.assignment();
-            if (assigned.isEmpty()) {
-                consumer.listTopics(PROBE_TIMEOUT);
-            } else {
+            Set<TopicPartition> assigned = missingTopics.present(consumer.assignment());
+            if (assigned.isEmpty() || missingTopics.any()) {
+                missingTopics.listed(consumer.listTopics(PROBE_TIMEOUT).keySet(), consumer.assignment());
+                assigned = missingTopics.present(consumer.assignment());
+            }
+            if (!assigned.isEmpty()) {
                 Map<PartitionKey, Long> ends = new HashMap<>();
-                consumer.endOffsets(assigned, PROBE_TIMEOUT)
-                        .forEach((tp, end) -> ends.put(new PartitionKey(tp.topic(), tp.partition()), end));
+                try {
+                    consumer.endOffsets(assigned, PROBE_TIMEOUT)
+                            .forEach((tp, end) -> ends.put(new PartitionKey(tp.topic(), tp.partition()), end));
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    // A topic deleted under the session times the probe out; any other cause is a failure.
+                    missingTopics.listed(consumer.listTopics(PROBE_TIMEOUT).keySet(), assigned);
+                    if (!missingTopics.any()) {
+                        throw e;
+                    }
+                }
                 status.endOffsets(ends);
                 ends.keySet().forEach(metrics::lagGauge);
             }

@@ -143,7 +143,10 @@ final class IdleCluster {
                 waiting = true;
             }
         }
-        pipeline.idleEndOffsets(ends);
+        Subscription subscription = pipeline.spec().subscription();
+        List<String> absent = !SubscriptionTopics.namesTopics(subscription) ? List.of()
+                : topics(subscription).stream().filter(t -> !topicNames.contains(t)).toList();
+        pipeline.idleEndOffsets(ends, absent);
         if (waiting) {
             pipeline.activate();
         }

@@ -29,6 +29,8 @@ final class PipelineStatus {
     /** The last recreation of each topic, by name, as the table records it. */
     private volatile Map<String, IngestionStatus.TopicRecreation> recreations = Map.of();
     private final Map<PartitionKey, Long> endOffsets = new ConcurrentHashMap<>();
+    /** Topics the stream names that the cluster does not have (not created yet, or deleted), as last looked up. */
+    private volatile List<String> missingTopics = List.of();
 
     void opened(DeltaTable.Status table, Map<PartitionKey, Long> positions) {
         tableVersion = table.version();
@@ -71,6 +73,25 @@ final class PipelineStatus {
         message = null;
     }
 
+    void missingTopics(java.util.Collection<String> missing) {
+        missingTopics = List.copyOf(new java.util.TreeSet<>(missing));
+    }
+
+    /**
+     * A running stream whose topic is gone waits for it rather than failing: a topic is often deleted to be created
+     * again, and the new one is ingested from its beginning (SPEC 4). The message says which and that it waits.
+     */
+    private String message() {
+        List<String> missing = missingTopics;
+        if (state == State.FAILED || missing.isEmpty()) {
+            return message;
+        }
+        String names = missing.stream().map(t -> "'" + t + "'").collect(java.util.stream.Collectors.joining(", "));
+        return (missing.size() == 1 ? "topic " + names + " does not" : "topics " + names + " do not")
+                + " exist on the cluster (not created yet, or deleted): the stream waits and ingests "
+                + (missing.size() == 1 ? "it" : "them") + " from the beginning once created";
+    }
+
     void failed(String why) {
         message = why;
         state = State.FAILED;
@@ -100,7 +121,7 @@ final class PipelineStatus {
             partitions.add(new PartitionStatus(key.topic(), key.partition(), committed,
                     end == null ? 0 : Math.max(0, end - committed)));
         });
-        return new IngestionStatus(state, message, lastCommitAt, tableVersion, rowsIngested, decodeFailures,
+        return new IngestionStatus(state, message(), lastCommitAt, tableVersion, rowsIngested, decodeFailures,
                 List.copyOf(partitions), List.copyOf(new TreeMap<>(recreations).values()));
     }
 }

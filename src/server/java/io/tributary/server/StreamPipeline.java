@@ -141,8 +141,9 @@ final class StreamPipeline {
     }
 
     /** End offsets an idle stream's partitions have, as {@link IdleWatch} found them: they keep its lag current. */
-    void idleEndOffsets(Map<PartitionKey, Long> ends) {
+    void idleEndOffsets(Map<PartitionKey, Long> ends, java.util.Collection<String> missingTopics) {
         status.endOffsets(ends);
+        status.missingTopics(missingTopics);
         ends.keySet().forEach(metrics::lagGauge);
         if (idle()) {
             status.running();

@@ -184,6 +184,28 @@ class TopicRecreateIngestionTest {
         assertThat(pipeline.status().topicRecreations()).isEmpty();
     }
 
+    @Test
+    void aDeletedTopicIsAwaitedNotFailedAndItsRecreationIngestedFromItsBeginning() throws Exception {
+        topics.createTopic("re-gone", 2);
+        PipelineSpec spec = stream("re_gone", "re-gone", topics.endOffsets("re-gone"));
+        StreamPipeline pipeline = start(spec, ACTIVE);
+        List<String> want = new ArrayList<>(produce("re-gone", 2, 30, "old"));
+        awaitRows(spec, want.size());
+
+        admin.deleteTopics(List.of("re-gone")).all().get();
+        // Before: RUNNING without a word for 15 s at a time, then FAILED with "cannot reach Kafka", over and over.
+        await().atMost(Duration.ofSeconds(30)).until(() -> String.valueOf(pipeline.status().stateMessage())
+                .contains("topic 're-gone' does not exist on the cluster"));
+        await("waits for its topic, RUNNING").during(Duration.ofSeconds(20)).atMost(Duration.ofSeconds(25))
+                .until(() -> pipeline.status().state() == IngestionStatus.State.RUNNING
+                        && String.valueOf(pipeline.status().stateMessage()).contains("'re-gone' does not exist"));
+
+        topics.createTopic("re-gone", 2);
+        want.addAll(produce("re-gone", 2, 25, "new"));
+        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        await().atMost(Duration.ofSeconds(10)).until(() -> pipeline.status().stateMessage() == null);
+    }
+
     private void assertRecreated(StreamPipeline pipeline, PipelineSpec spec, String topic, String oldId, String newId) {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             IngestionStatus s = pipeline.status();
