@@ -59,7 +59,7 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     public Uni<Response> unexpected(Throwable e) {
-        if (Conflicts.uniqueViolation(e) || Conflicts.lostUpdate(e)) {
+        if (Conflicts.uniqueViolation(e) || Conflicts.foreignKeyViolation(e) || Conflicts.lostUpdate(e)) {
             // A race no service turned into its own words: still the caller's to retry, never a 500.
             LOG.debugf(e, "request lost a race with a concurrent one");
             return Uni.createFrom().item(ErrorBody.response(ErrorCode.RESOURCE_CONFLICT, "a concurrent request "

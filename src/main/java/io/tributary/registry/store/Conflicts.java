@@ -9,17 +9,29 @@ import java.sql.SQLException;
 public final class Conflicts {
     /** PostgreSQL's {@code unique_violation}. */
     private static final String UNIQUE_VIOLATION = "23505";
+    /** PostgreSQL's {@code foreign_key_violation}: a row this one refers to was deleted meanwhile, or the reverse. */
+    private static final String FOREIGN_KEY_VIOLATION = "23503";
 
     private Conflicts() {}
 
     /** True when a unique constraint refused the write somewhere in the chain of {@code e}. */
     public static boolean uniqueViolation(Throwable e) {
+        return sqlState(e, UNIQUE_VIOLATION);
+    }
+
+    /**
+     * True when a foreign key refused the write: a stream created with a connection another request deleted at the
+     * same time, or a connection deleted while a stream that uses it was being created.
+     */
+    public static boolean foreignKeyViolation(Throwable e) {
+        return sqlState(e, FOREIGN_KEY_VIOLATION);
+    }
+
+    private static boolean sqlState(Throwable e, String state) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof org.hibernate.exception.ConstraintViolationException c
-                    && (c.getKind() == org.hibernate.exception.ConstraintViolationException.ConstraintKind.UNIQUE
-                            || UNIQUE_VIOLATION.equals(c.getSQLState()))
-                    || t instanceof SQLException s && UNIQUE_VIOLATION.equals(s.getSQLState())
-                    || t instanceof io.vertx.pgclient.PgException p && UNIQUE_VIOLATION.equals(p.getSqlState())) {
+            if (t instanceof org.hibernate.JDBCException j && state.equals(j.getSQLState())
+                    || t instanceof SQLException s && state.equals(s.getSQLState())
+                    || t instanceof io.vertx.pgclient.PgException p && state.equals(p.getSqlState())) {
                 return true;
             }
         }
