@@ -93,7 +93,7 @@ public class RegistryHealth {
         ensureStarted();
         // A dependent copy per caller: a request that finishes first cancels its copy, never the shared signal.
         CompletableFuture<Void> signal = down.get().thenApply(v -> v);
-        return Uni.createFrom().completionStage(signal).onItem().failWith(() -> unavailable()).map(v -> v);
+        return Uni.createFrom().completionStage(signal).onItem().failWith(() -> lostDuring()).map(v -> v);
     }
 
     /** The 503 for a request that needs the database while it does not answer. */
@@ -102,6 +102,18 @@ public class RegistryHealth {
         return new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE, "the registry database "
                 + url.map(RegistryHealth::hostOf).orElse("") + " is not answering"
                 + (why == null ? "" : " (" + why + ")") + "; the request changed nothing, retry in a few seconds");
+    }
+
+    /**
+     * The 503 for a request the outage caught under way: it may have been committed just before (a COMMIT whose
+     * answer was lost), so unlike {@link #unavailable()} it does not say that nothing changed.
+     */
+    private ApiException lostDuring() {
+        String why = failure;
+        return new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE, "the registry database "
+                + url.map(RegistryHealth::hostOf).orElse("") + " stopped answering while this request ran"
+                + (why == null ? "" : " (" + why + ")") + "; it may or may not have been applied: read the object "
+                + "back once the database answers, then retry if needed");
     }
 
     /**
