@@ -23,7 +23,7 @@ import org.apache.avro.Schema;
 
 /**
  * Delta schema to an Avro row schema that {@link SchemaMapping#toDelta} maps back to the same Delta schema, so a
- * writer that only knows a table's location (the backfill) can write rows {@link DeltaTable#writeDataFile} accepts.
+ * writer that only knows a table's location (the backfill) can write rows {@link TableWriter#writeDataFile} accepts.
  * Record names follow the column path: parquet-avro needs them distinct.
  */
 final class AvroRowSchema {

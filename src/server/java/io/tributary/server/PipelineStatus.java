@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.PartitionKey;
 import io.tributary.ingest.CommitResult;
 import io.tributary.ingest.IngestionStatus;
@@ -30,7 +30,7 @@ final class PipelineStatus {
     private volatile Map<String, IngestionStatus.TopicRecreation> recreations = Map.of();
     private final Map<PartitionKey, Long> endOffsets = new ConcurrentHashMap<>();
 
-    void opened(DeltaTable.Status table, Map<PartitionKey, Long> positions) {
+    void opened(TableSnapshot.Status table, Map<PartitionKey, Long> positions) {
         tableVersion = table.version();
         lastCommitAt = table.lastCommitAt().orElse(null);
         rowsIngested = table.numRecords();
