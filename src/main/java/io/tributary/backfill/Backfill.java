@@ -1,6 +1,7 @@
 package io.tributary.backfill;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.ExclusiveCommits;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.NoSuchTableException;
 import io.tributary.delta.Tables;
 import io.tributary.delta.WriteGuard;
@@ -57,7 +58,7 @@ public final class Backfill {
      */
     public BackfillStatus check(BackfillJob job) {
         try {
-            DeltaTable ingestion = tables.open(job.ingestionLocation());
+            TableSnapshot ingestion = tables.open(job.ingestionLocation());
             Optional<String> marker = ingestion.domainMetadata(CompletionMarker.DOMAIN);
             if (marker.isPresent()) {
                 return CompletionMarker.parse(marker.get()).status();
@@ -93,7 +94,7 @@ public final class Backfill {
      */
     public BackfillStatus merge(BackfillJob job, BackfillStatus due, WriteGuard guard) {
         try {
-            DeltaTable ingestion = tables.open(job.ingestionLocation());
+            ExclusiveCommits ingestion = tables.open(job.ingestionLocation());
             Optional<String> existing = ingestion.domainMetadata(CompletionMarker.DOMAIN);
             if (existing.isPresent()) {
                 return CompletionMarker.parse(existing.get()).status();

@@ -19,13 +19,17 @@ final class KeyHashSet {
     private int resizeAt;
 
     KeyHashSet(long expectedKeys) {
-        long capacity = Long.highestOneBit(Math.max(16, (long) (expectedKeys / MAX_LOAD) + 1) * 2 - 1);
-        allocate((int) Math.min(capacity, 1 << 29));
+        allocate((int) Math.min(capacityFor(expectedKeys), 1 << 29));
     }
 
     /** Bytes a set presized for {@code keys} takes. */
     static long bytesFor(long keys) {
-        return Long.highestOneBit(Math.max(16, (long) (keys / MAX_LOAD) + 1) * 2 - 1) * 16;
+        return capacityFor(keys) * 16;
+    }
+
+    /** Slots for {@code keys} below the maximum load: the next power of two. */
+    private static long capacityFor(long keys) {
+        return Long.highestOneBit(Math.max(16, (long) (keys / MAX_LOAD) + 1) * 2 - 1);
     }
 
     private void allocate(int capacity) {
@@ -44,41 +48,43 @@ final class KeyHashSet {
         if (hi == 0 && lo == 0) {
             lo = 1;
         }
-        int i = (int) lo & mask;
-        while (true) {
-            long h = slots[2 * i];
-            long l = slots[2 * i + 1];
-            if (h == 0 && l == 0) {
-                slots[2 * i] = hi;
-                slots[2 * i + 1] = lo;
-                if (++size > resizeAt) {
-                    grow();
-                }
-                return true;
-            }
-            if (h == hi && l == lo) {
-                return false;
-            }
-            i = (i + 1) & mask;
+        int i = slot(hi, lo);
+        if (!isEmpty(i)) {
+            return false;
         }
+        slots[2 * i] = hi;
+        slots[2 * i + 1] = lo;
+        if (++size > resizeAt) {
+            grow();
+        }
+        return true;
     }
 
     boolean contains(long hi, long lo) {
         if (hi == 0 && lo == 0) {
             lo = 1;
         }
+        return !isEmpty(slot(hi, lo));
+    }
+
+    /**
+     * The slot holding the hash, or the empty slot where it belongs (linear probing). {@code (0, 0)} marks an empty
+     * slot, so callers pass that hash as {@code (0, 1)}: a slot found that is not empty holds the hash.
+     */
+    private int slot(long hi, long lo) {
         int i = (int) lo & mask;
         while (true) {
             long h = slots[2 * i];
             long l = slots[2 * i + 1];
-            if (h == 0 && l == 0) {
-                return false;
-            }
-            if (h == hi && l == lo) {
-                return true;
+            if ((h == 0 && l == 0) || (h == hi && l == lo)) {
+                return i;
             }
             i = (i + 1) & mask;
         }
+    }
+
+    private boolean isEmpty(int slot) {
+        return slots[2 * slot] == 0 && slots[2 * slot + 1] == 0;
     }
 
     private void grow() {

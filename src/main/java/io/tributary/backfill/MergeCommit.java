@@ -1,6 +1,6 @@
 package io.tributary.backfill;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.ExclusiveCommits;
 import io.tributary.delta.TableChangedException;
 import io.tributary.delta.TableRows;
 import io.tributary.delta.WriteGuard;
@@ -26,7 +26,7 @@ final class MergeCommit {
 
     private MergeCommit() {}
 
-    static Result commit(DeltaTable ingestion, MergeRound round, DedupKeys keys, CompletionMarker marker, MergeHooks hooks,
+    static Result commit(ExclusiveCommits ingestion, MergeRound round, DedupKeys keys, CompletionMarker marker, MergeHooks hooks,
             WriteGuard guard) {
         long basedOn = round.basedOn();
         long[] h = new long[2];

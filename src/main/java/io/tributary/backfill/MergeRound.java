@@ -3,7 +3,7 @@ package io.tributary.backfill;
 import io.tributary.delta.Column;
 import io.tributary.delta.DataFile;
 import io.tributary.delta.DataFileSummary;
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableWriter;
 import io.tributary.delta.TableRows;
 import io.tributary.delta.Tables;
 import java.io.BufferedInputStream;
@@ -43,7 +43,7 @@ final class MergeRound implements AutoCloseable {
         this.written = written;
     }
 
-    static MergeRound run(Tables tables, DeltaTable ingestion, String source, DedupKeys keys, SourceRowMapper mapper,
+    static MergeRound run(Tables tables, TableWriter ingestion, String source, DedupKeys keys, SourceRowMapper mapper,
             BackfillSettings settings) {
         MergeRound round;
         try {
@@ -60,7 +60,7 @@ final class MergeRound implements AutoCloseable {
         }
     }
 
-    private void write(Tables tables, DeltaTable ingestion, String source, DedupKeys keys, SourceRowMapper mapper,
+    private void write(Tables tables, TableWriter ingestion, String source, DedupKeys keys, SourceRowMapper mapper,
             BackfillSettings settings) {
         long ingestionRows = rowCount(tables.dataFiles(ingestion.location()));
         long sourceRows = rowCount(tables.dataFiles(source));

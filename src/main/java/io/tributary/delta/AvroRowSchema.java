@@ -16,6 +16,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
+import io.tributary.schema.AvroNullables;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.LogicalTypes;
@@ -23,7 +24,7 @@ import org.apache.avro.Schema;
 
 /**
  * Delta schema to an Avro row schema that {@link SchemaMapping#toDelta} maps back to the same Delta schema, so a
- * writer that only knows a table's location (the backfill) can write rows {@link DeltaTable#writeDataFile} accepts.
+ * writer that only knows a table's location (the backfill) can write rows {@link TableWriter#writeDataFile} accepts.
  * Record names follow the column path: parquet-avro needs them distinct.
  */
 final class AvroRowSchema {
@@ -38,14 +39,10 @@ final class AvroRowSchema {
         for (StructField f : struct.fields()) {
             String fieldPath = path.isEmpty() ? f.getName() : path + "." + f.getName();
             Schema type = type(f.getDataType(), fieldPath);
-            fields.add(new Schema.Field(f.getName(), f.isNullable() ? nullable(type) : type, null,
+            fields.add(new Schema.Field(f.getName(), f.isNullable() ? AvroNullables.nullable(type) : type, null,
                     f.isNullable() ? Schema.Field.NULL_DEFAULT_VALUE : null));
         }
         return Schema.createRecord(name, null, null, false, fields);
-    }
-
-    private static Schema nullable(Schema s) {
-        return Schema.createUnion(Schema.create(Schema.Type.NULL), s);
     }
 
     private static Schema type(DataType t, String path) {
@@ -75,10 +72,10 @@ final class AvroRowSchema {
             return record(st, "r_" + path.replaceAll("[^A-Za-z0-9_]", "_") + "_" + Integer.toHexString(path.hashCode()), path);
         } else if (t instanceof ArrayType a) {
             Schema element = type(a.getElementType(), path + ".element");
-            return Schema.createArray(a.containsNull() ? nullable(element) : element);
+            return Schema.createArray(a.containsNull() ? AvroNullables.nullable(element) : element);
         } else if (t instanceof MapType m && m.getKeyType() instanceof StringType) {
             Schema value = type(m.getValueType(), path + ".value");
-            return Schema.createMap(m.isValueContainsNull() ? nullable(value) : value);
+            return Schema.createMap(m.isValueContainsNull() ? AvroNullables.nullable(value) : value);
         }
         throw new IllegalArgumentException("column " + path + " of type " + SchemaMapping.sqlType(t)
                 + " cannot be written by Tributary (no matching Avro type)");

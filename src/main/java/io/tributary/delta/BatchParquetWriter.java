@@ -26,7 +26,6 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.utils.CloseableIterator;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.HashMap;
@@ -59,7 +58,7 @@ final class BatchParquetWriter {
 
     static void writeAtomically(FileIO fileIO, String path, CloseableIterator<FilteredColumnarBatch> data)
             throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 * 1024);
+        MemoryOutputFile file = new MemoryOutputFile(path, 64 * 1024);
         try (data) {
             BatchWriteSupport support = null;
             ParquetWriter<Integer> writer = null;
@@ -69,7 +68,7 @@ final class BatchParquetWriter {
                     ColumnarBatch batch = filtered.getData();
                     if (support == null) {
                         support = new BatchWriteSupport(batch.getSchema());
-                        writer = new Builder(new MemoryFile(path, bytes), support).build();
+                        writer = new Builder(file, support).build();
                     } else if (!support.schema.equals(batch.getSchema())) {
                         throw new IllegalArgumentException("all batches of one Parquet file must have one schema: "
                                 + support.schema + " then " + batch.getSchema());
@@ -92,7 +91,7 @@ final class BatchParquetWriter {
             }
         }
         try (PositionOutputStream out = fileIO.newOutputFile(path).create(true)) {
-            bytes.writeTo(out);
+            file.writeTo(out);
         }
     }
 
@@ -254,57 +253,6 @@ final class BatchParquetWriter {
                 System.arraycopy(minimal, 0, fixed, pad, minimal.length);
                 out.addBinary(Binary.fromConstantByteArray(fixed));
             }
-        }
-    }
-
-    /** The file in memory until it is whole. */
-    private static final class MemoryFile implements OutputFile {
-        private final String path;
-        private final ByteArrayOutputStream buffer;
-
-        MemoryFile(String path, ByteArrayOutputStream buffer) {
-            this.path = path;
-            this.buffer = buffer;
-        }
-
-        @Override
-        public org.apache.parquet.io.PositionOutputStream create(long blockSizeHint) {
-            return new org.apache.parquet.io.PositionOutputStream() {
-                @Override
-                public long getPos() {
-                    return buffer.size();
-                }
-
-                @Override
-                public void write(int b) {
-                    buffer.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    buffer.write(b, off, len);
-                }
-            };
-        }
-
-        @Override
-        public org.apache.parquet.io.PositionOutputStream createOrOverwrite(long blockSizeHint) {
-            return create(blockSizeHint);
-        }
-
-        @Override
-        public boolean supportsBlockSize() {
-            return false;
-        }
-
-        @Override
-        public long defaultBlockSize() {
-            return 0;
-        }
-
-        @Override
-        public String getPath() {
-            return path;
         }
     }
 }

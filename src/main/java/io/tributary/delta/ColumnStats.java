@@ -79,8 +79,13 @@ final class ColumnStats {
         void add(Object value) {
             if (value == null) {
                 nulls++;
+            } else {
+                addValue(value);
             }
         }
+
+        /** A value that is not null; only a bounded type keeps anything of it. */
+        void addValue(Object value) {}
 
         /** The parent struct was null, so this leaf is null in the row. */
         void addNull() {
@@ -89,6 +94,24 @@ final class ColumnStats {
 
         void collect(Map<Column, Literal> min, Map<Column, Literal> max, Map<Column, Long> nullCounts) {
             nullCounts.put(column, nulls);
+            Literal lower = min();
+            if (lower != null) {
+                min.put(column, lower);
+            }
+            Literal upper = max();
+            if (upper != null) {
+                max.put(column, upper);
+            }
+        }
+
+        /** The lower bound Delta keeps for the column, or null when it keeps none. */
+        Literal min() {
+            return null;
+        }
+
+        /** The upper bound, or null when there is none (a string max may have none though its min exists). */
+        Literal max() {
+            return null;
         }
     }
 
@@ -140,19 +163,11 @@ final class ColumnStats {
         }
 
         @Override
-        void add(Object value) {
-            if (value == null) {
-                nulls++;
-                return;
-            }
+        void addValue(Object value) {
             long v = toLong(value);
             any = true;
-            if (v < min) {
-                min = v;
-            }
-            if (v > max) {
-                max = v;
-            }
+            min = Math.min(min, v);
+            max = Math.max(max, v);
         }
 
         private static long toLong(Object value) {
@@ -172,12 +187,13 @@ final class ColumnStats {
         }
 
         @Override
-        void collect(Map<Column, Literal> minValues, Map<Column, Literal> maxValues, Map<Column, Long> nullCounts) {
-            super.collect(minValues, maxValues, nullCounts);
-            if (any) {
-                minValues.put(column, literal(min));
-                maxValues.put(column, literal(max));
-            }
+        Literal min() {
+            return any ? literal(min) : null;
+        }
+
+        @Override
+        Literal max() {
+            return any ? literal(max) : null;
         }
 
         private Literal literal(long v) {
@@ -207,11 +223,7 @@ final class ColumnStats {
         }
 
         @Override
-        void add(Object value) {
-            if (value == null) {
-                nulls++;
-                return;
-            }
+        void addValue(Object value) {
             double v = ((Number) value).doubleValue();
             if (Double.isNaN(v)) {
                 nan = true; // readers disagree on where NaN sorts: no bounds for this column rather than wrong ones
@@ -227,12 +239,17 @@ final class ColumnStats {
         }
 
         @Override
-        void collect(Map<Column, Literal> minValues, Map<Column, Literal> maxValues, Map<Column, Long> nullCounts) {
-            super.collect(minValues, maxValues, nullCounts);
-            if (any && !nan) {
-                minValues.put(column, type instanceof FloatType ? Literal.ofFloat((float) min) : Literal.ofDouble(min));
-                maxValues.put(column, type instanceof FloatType ? Literal.ofFloat((float) max) : Literal.ofDouble(max));
-            }
+        Literal min() {
+            return any && !nan ? literal(min) : null;
+        }
+
+        @Override
+        Literal max() {
+            return any && !nan ? literal(max) : null;
+        }
+
+        private Literal literal(double v) {
+            return type instanceof FloatType ? Literal.ofFloat((float) v) : Literal.ofDouble(v);
         }
     }
 
@@ -247,11 +264,7 @@ final class ColumnStats {
         }
 
         @Override
-        void add(Object value) {
-            if (value == null) {
-                nulls++;
-                return;
-            }
+        void addValue(Object value) {
             BigDecimal v = toDecimal(value);
             if (min == null || v.compareTo(min) < 0) {
                 min = v;
@@ -279,12 +292,13 @@ final class ColumnStats {
         }
 
         @Override
-        void collect(Map<Column, Literal> minValues, Map<Column, Literal> maxValues, Map<Column, Long> nullCounts) {
-            super.collect(minValues, maxValues, nullCounts);
-            if (min != null) {
-                minValues.put(column, Literal.ofDecimal(min, type.getPrecision(), type.getScale()));
-                maxValues.put(column, Literal.ofDecimal(max, type.getPrecision(), type.getScale()));
-            }
+        Literal min() {
+            return min == null ? null : Literal.ofDecimal(min, type.getPrecision(), type.getScale());
+        }
+
+        @Override
+        Literal max() {
+            return max == null ? null : Literal.ofDecimal(max, type.getPrecision(), type.getScale());
         }
     }
 

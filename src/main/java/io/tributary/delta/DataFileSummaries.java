@@ -2,13 +2,10 @@ package io.tributary.delta;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.types.StructField;
-import io.delta.kernel.utils.CloseableIterator;
 import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,18 +31,7 @@ final class DataFileSummaries {
             logicalByPhysical.put(physical, f.getName());
         }
         List<DataFileSummary> out = new ArrayList<>();
-        Scan scan = snapshot.getScanBuilder().build();
-        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
-            while (batches.hasNext()) {
-                try (CloseableIterator<Row> rows = batches.next().getRows()) {
-                    while (rows.hasNext()) {
-                        out.add(summary(rows.next(), logicalByPhysical));
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("reading the file list of " + snapshot.getPath() + " failed", e);
-        }
+        LiveFiles.forEach(engine, snapshot, true, scanFile -> out.add(summary(scanFile, logicalByPhysical)));
         return out;
     }
 

@@ -1,6 +1,5 @@
 package io.tributary.delta;
 
-import io.delta.kernel.DataWriteContext;
 import io.delta.kernel.Operation;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
@@ -9,16 +8,9 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.MaxCommitRetryLimitReachedException;
-import io.delta.kernel.statistics.DataFileStatistics;
-import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
-import io.delta.kernel.utils.CloseableIterator;
-import io.delta.kernel.utils.DataFileStatus;
-import io.tributary.delta.kernel.KernelIterators;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -44,26 +36,10 @@ final class ExclusiveCommit {
         PositionDomains.read(base).forEach((p, next) -> txn.addDomainMetadata(PositionDomains.domain(p),
                 PositionDomains.config(p, next, commitId, decodeFailures.getOrDefault(p, 0L))));
         domains.forEach(txn::addDomainMetadata);
-        Row state = txn.getTransactionState(engine);
-        DataWriteContext context = Transaction.getWriteContext(engine, state, Map.of());
-        StructType schema = base.getSchema();
-        long now = System.currentTimeMillis();
-        List<DataFileStatus> statuses = new ArrayList<>(files.size());
-        for (DataFile f : files) {
-            Optional<DataFileStatistics> stats = f.statsJson() == null ? Optional.empty()
-                    : DataFileStatistics.deserializeFromJson(f.statsJson(), schema);
-            statuses.add(new DataFileStatus(path + "/" + f.path(), f.sizeBytes(), now, stats));
-        }
-        List<Row> actions = new ArrayList<>();
-        try (CloseableIterator<Row> it = Transaction.generateAppendActions(engine, state,
-                KernelIterators.of(statuses.iterator()), context)) {
-            it.forEachRemaining(actions::add);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        CloseableIterable<Row> actions = AppendActions.of(engine, txn, path, base.getSchema(), files);
         TransactionCommitResult result;
         try {
-            result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions.iterator())));
+            result = txn.commit(engine, actions);
         } catch (ConcurrentWriteException | MaxCommitRetryLimitReachedException e) {
             throw new TableChangedException(basedOn, tables.latest(path).getVersion());
         }

@@ -1,7 +1,6 @@
 package io.tributary.delta;
 
 import io.delta.kernel.types.StructType;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -26,8 +25,6 @@ import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.OutputFile;
-import org.apache.parquet.io.PositionOutputStream;
 
 /**
  * Writes rows into one Parquet data file with parquet-avro, computing Delta statistics on the way. The file is built
@@ -53,7 +50,7 @@ final class ParquetDataFiles {
             DictionaryChoices dictionaries) {
         String name = "part-00000-" + UUID.randomUUID() + "-c000.snappy.parquet";
         FileStatistics stats = new FileStatistics(rowSchema, deltaSchema);
-        MemoryOutputFile out = new MemoryOutputFile(name);
+        MemoryOutputFile out = new MemoryOutputFile(name, 1 << 20);
         AvroParquetWriter.Builder<GenericRecord> builder = AvroParquetWriter.<GenericRecord>builder(out);
         boolean relearn = dictionaries.apply(builder);
         ParquetWriter<GenericRecord> written;
@@ -196,59 +193,6 @@ final class ParquetDataFiles {
                 }
             }
             return super.resolveUnion(union, datum);
-        }
-    }
-
-    private static final class MemoryOutputFile implements OutputFile {
-        private final String name;
-        private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(1 << 20);
-
-        MemoryOutputFile(String name) {
-            this.name = name;
-        }
-
-        byte[] bytes() {
-            return buffer.toByteArray();
-        }
-
-        @Override
-        public PositionOutputStream create(long blockSizeHint) {
-            return new PositionOutputStream() {
-                @Override
-                public long getPos() {
-                    return buffer.size();
-                }
-
-                @Override
-                public void write(int b) {
-                    buffer.write(b);
-                }
-
-                @Override
-                public void write(byte[] b, int off, int len) {
-                    buffer.write(b, off, len);
-                }
-            };
-        }
-
-        @Override
-        public PositionOutputStream createOrOverwrite(long blockSizeHint) {
-            return create(blockSizeHint);
-        }
-
-        @Override
-        public boolean supportsBlockSize() {
-            return false;
-        }
-
-        @Override
-        public long defaultBlockSize() {
-            return ROW_GROUP_BYTES;
-        }
-
-        @Override
-        public String getPath() {
-            return name;
         }
     }
 }

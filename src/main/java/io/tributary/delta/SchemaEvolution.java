@@ -8,13 +8,12 @@ import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.MapType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
-import io.delta.kernel.utils.CloseableIterator;
 import io.tributary.delta.kernel.KernelActions;
+import io.tributary.delta.kernel.KernelIterators;
 import io.tributary.delta.kernel.Snapshots;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,7 +23,7 @@ import java.util.Optional;
  * logical names), so the new metaData action is written through Kernel's internal action classes and its JSON handler's
  * put-if-absent, exactly as Kernel writes its own commits. Files written before keep their columns; every Delta reader
  * reads the added ones as NULL there. A concurrent append that read the old schema fails Kernel's conflict check
- * (metadata changed) and is retried by {@link KernelDeltaTable#commit} against the new snapshot.
+ * (metadata changed) and is retried by {@link PositionCommit#commit} against the new snapshot.
  */
 final class SchemaEvolution {
     private static final int ATTEMPTS = 20;
@@ -63,7 +62,7 @@ final class SchemaEvolution {
             List<Row> actions = KernelActions.schemaChange(snapshot, proposed, KernelTables.ENGINE_INFO, now);
             try {
                 engine.getJsonHandler().writeJsonFileAtomically(
-                        Snapshots.commitFile(snapshot, version), iterator(actions), false);
+                        Snapshots.commitFile(snapshot, version), KernelIterators.of(actions.iterator()), false);
                 return Optional.of(version);
             } catch (FileAlreadyExistsException e) {
                 // Another writer committed this version first (perhaps the same change): look again.
@@ -141,23 +140,5 @@ final class SchemaEvolution {
         return old.equivalent(now) ? Optional.empty()
                 : Optional.of("column `" + name + "` would change its type from " + SchemaMapping.sqlType(old)
                         + " to " + SchemaMapping.sqlType(now));
-    }
-
-    private static CloseableIterator<Row> iterator(List<Row> rows) {
-        Iterator<Row> it = rows.iterator();
-        return new CloseableIterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public Row next() {
-                return it.next();
-            }
-
-            @Override
-            public void close() {}
-        };
     }
 }

@@ -19,6 +19,7 @@ import io.delta.kernel.types.StructType;
 import io.delta.kernel.types.TimestampNTZType;
 import io.delta.kernel.types.TimestampType;
 import io.delta.kernel.types.VariantType;
+import io.tributary.schema.AvroNullables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -52,21 +53,20 @@ final class SchemaMapping {
     }
 
     static boolean isNullable(Schema s) {
-        return s.getType() == Schema.Type.NULL
-                || (s.getType() == Schema.Type.UNION && s.getTypes().stream().anyMatch(t -> t.getType() == Schema.Type.NULL));
+        return AvroNullables.acceptsNull(s);
     }
 
-    /** The non-null branch of a {@code [null, X]} union, or the schema itself. */
+    /**
+     * The non-null branch of a {@code [null, X]} union, or the schema itself ({@link AvroNullables#nonNull}); a union
+     * of more types has no Delta type.
+     */
     static Schema nonNull(Schema s, String path) {
-        if (s.getType() != Schema.Type.UNION) {
-            return s;
-        }
-        List<Schema> branches = s.getTypes().stream().filter(t -> t.getType() != Schema.Type.NULL).collect(Collectors.toList());
-        if (branches.size() != 1) {
+        if (s.getType() == Schema.Type.UNION
+                && s.getTypes().stream().filter(t -> t.getType() != Schema.Type.NULL).count() != 1) {
             throw new IllegalArgumentException("column " + path + ": a union of " + s.getTypes().size()
                     + " types has no Delta type; only unions of null and one type are supported");
         }
-        return branches.get(0);
+        return AvroNullables.nonNull(s);
     }
 
     private static DataType type(Schema s, String path) {

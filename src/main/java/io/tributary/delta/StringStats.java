@@ -4,7 +4,6 @@ import io.delta.kernel.expressions.Column;
 import io.delta.kernel.expressions.Literal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Map;
 import org.apache.avro.util.Utf8;
 
 /**
@@ -22,11 +21,7 @@ final class StringStats extends ColumnStats.Node {
     }
 
     @Override
-    void add(Object value) {
-        if (value == null) {
-            nulls++;
-            return;
-        }
+    void addValue(Object value) {
         byte[] bytes;
         int len;
         if (value instanceof Utf8 u) {
@@ -45,15 +40,14 @@ final class StringStats extends ColumnStats.Node {
     }
 
     @Override
-    void collect(Map<Column, Literal> minValues, Map<Column, Literal> maxValues, Map<Column, Long> nullCounts) {
-        super.collect(minValues, maxValues, nullCounts);
-        if (min != null) {
-            minValues.put(column, Literal.ofString(truncateMin(new String(min, StandardCharsets.UTF_8))));
-            String m = truncateMax(new String(max, StandardCharsets.UTF_8));
-            if (m != null) {
-                maxValues.put(column, Literal.ofString(m));
-            }
-        }
+    Literal min() {
+        return min == null ? null : Literal.ofString(truncateMin(new String(min, StandardCharsets.UTF_8)));
+    }
+
+    @Override
+    Literal max() {
+        String m = max == null ? null : truncateMax(new String(max, StandardCharsets.UTF_8));
+        return m == null ? null : Literal.ofString(m);
     }
 
     private static final String UTF8_MAX = "\uDBFF\uDFFF";

@@ -1,23 +1,19 @@
 package io.tributary.delta;
 
 import io.delta.kernel.Operation;
-import io.delta.kernel.Scan;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionCommitResult;
-import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
-import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.DataFileStatus;
 import io.tributary.delta.kernel.KernelActions;
+import io.tributary.delta.kernel.KernelIterators;
 import io.tributary.delta.kernel.ScanFiles;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -27,7 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
-import org.jboss.logging.Logger;
 
 /**
  * Rewrites small data files into larger ones without changing any row: one commit removes the small files and adds
@@ -36,7 +31,6 @@ import org.jboss.logging.Logger;
  * lets concurrent appends through (they touch no removed file) and fails a concurrent rewrite of the same files.
  */
 final class TableCompaction {
-    private static final Logger LOG = Logger.getLogger(TableCompaction.class);
 
     private final KernelTables tables;
     private final String path;
@@ -87,18 +81,12 @@ final class TableCompaction {
         }
         try {
             Transaction txn = snapshot.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
-            TransactionCommitResult result = txn.commit(engine, CloseableIterable.inMemoryIterable(iterator(actions)));
+            TransactionCommitResult result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions.iterator())));
             tables.runHooks(result);
             return Optional.of(result.getVersion());
         } catch (ConcurrentWriteException e) {
             // Another compaction removed some of these files first; ours would duplicate rows. Drop our files.
-            for (DataFile f : written) {
-                try {
-                    tables.storage().delete(path + "/" + f.path());
-                } catch (IOException cleanup) {
-                    LOG.debugf(cleanup, "could not remove unused compaction output %s", f.path());
-                }
-            }
+            KernelDeltaTable.discard(tables, path, written);
             return Optional.empty();
         }
     }
@@ -106,21 +94,12 @@ final class TableCompaction {
     /** The add actions of files below half the target without deletion vectors. */
     private static List<Row> smallFiles(Snapshot snapshot, Engine engine, long targetFileBytes) {
         List<Row> small = new ArrayList<>();
-        Scan scan = snapshot.getScanBuilder().build();
-        try (CloseableIterator<FilteredColumnarBatch> batches = scan.getScanFiles(engine, true)) {
-            while (batches.hasNext()) {
-                try (CloseableIterator<Row> rows = batches.next().getRows()) {
-                    while (rows.hasNext()) {
-                        Row add = ScanFiles.addFile(rows.next());
-                        if (KernelActions.isPlainFileSmallerThan(add, targetFileBytes / 2)) {
-                            small.add(add);
-                        }
-                    }
-                }
+        LiveFiles.forEach(engine, snapshot, true, scanFile -> {
+            Row add = ScanFiles.addFile(scanFile);
+            if (KernelActions.isPlainFileSmallerThan(add, targetFileBytes / 2)) {
+                small.add(add);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("listing the files of " + snapshot.getPath() + " failed", e);
-        }
+        });
         return small;
     }
 
@@ -142,23 +121,5 @@ final class TableCompaction {
         bins.add(current);
         bins.removeIf(b -> b.size() < 2);
         return bins;
-    }
-
-    private static <T> CloseableIterator<T> iterator(List<T> list) {
-        Iterator<T> it = list.iterator();
-        return new CloseableIterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public T next() {
-                return it.next();
-            }
-
-            @Override
-            public void close() {}
-        };
     }
 }

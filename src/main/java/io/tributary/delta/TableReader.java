@@ -144,17 +144,7 @@ final class TableReader implements TableRows {
     /** The paths of a snapshot's live data files as its log records them: the keys {@code fileFilter} sees. */
     static java.util.Set<String> logPaths(Engine engine, Snapshot snapshot) {
         java.util.Set<String> paths = new java.util.HashSet<>();
-        try (CloseableIterator<FilteredColumnarBatch> batches = snapshot.getScanBuilder().build().getScanFiles(engine)) {
-            while (batches.hasNext()) {
-                try (CloseableIterator<Row> rows = batches.next().getRows()) {
-                    while (rows.hasNext()) {
-                        paths.add(ScanFiles.logPath(rows.next()));
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        LiveFiles.forEach(engine, snapshot, false, scanFile -> paths.add(ScanFiles.logPath(scanFile)));
         return paths;
     }
 

@@ -46,10 +46,10 @@ final class TableVacuum {
         this.path = path;
     }
 
-    DeltaTable.VacuumResult run(Duration retention, long nowMillis) {
-        if (retention.compareTo(DeltaTable.MIN_VACUUM_RETENTION) < 0) {
+    TableUpkeep.VacuumResult run(Duration retention, long nowMillis) {
+        if (retention.compareTo(TableUpkeep.MIN_VACUUM_RETENTION) < 0) {
             throw new IllegalArgumentException("a vacuum retention of " + retention + " is below the minimum of "
-                    + DeltaTable.MIN_VACUUM_RETENTION + ": files of commits in flight could be deleted");
+                    + TableUpkeep.MIN_VACUUM_RETENTION + ": files of commits in flight could be deleted");
         }
         long cutoff = nowMillis - retention.toMillis();
         Engine engine = tables.engine();
@@ -84,7 +84,7 @@ final class TableVacuum {
                 LOG.warnf(failed, "vacuum could not delete %s", e.path());
             }
         }
-        return new DeltaTable.VacuumResult(deleted, bytes);
+        return new TableUpkeep.VacuumResult(deleted, bytes);
     }
 
     /**

@@ -1,10 +1,15 @@
 /**
  * Delta tables: the log through Delta Kernel, data files through parquet-avro, bytes through one storage seam.
  *
- * <p>Entry point: {@link io.tributary.delta.Tables#forWarehouse(io.tributary.delta.Warehouse)}. A micro-batch is
- * {@link io.tributary.delta.DeltaTable#writeDataFile} (one Parquet file with statistics, not yet visible) followed by
- * {@link io.tributary.delta.DeltaTable#commit} (the files plus the next offset of every partition, in one Delta
- * commit).
+ * <p>Entry point: {@link io.tributary.delta.Tables#forWarehouse(io.tributary.delta.Warehouse)}. A table
+ * ({@link io.tributary.delta.DeltaTable}) plays five roles, each a narrow interface its callers depend on:
+ * {@link io.tributary.delta.TableSnapshot} (read the latest snapshot), {@link io.tributary.delta.TableWriter} (data
+ * files, schema widening), {@link io.tributary.delta.PositionCommits} (a stream's commits with positions),
+ * {@link io.tributary.delta.ExclusiveCommits} (a merge's commit that must not be rebased) and
+ * {@link io.tributary.delta.TableUpkeep} (compaction, vacuum). A micro-batch is
+ * {@link io.tributary.delta.TableWriter#writeDataFile} (one Parquet file with statistics, not yet visible) followed by
+ * {@link io.tributary.delta.PositionCommits#commit} (the files plus the next offset of every partition, in one Delta
+ * commit, {@code PositionCommit}).
  *
  * <p>How the pieces fit:
  * <ul>
@@ -17,7 +22,8 @@
  *       writer of the same partition and rebases writers of different partitions.</li>
  *   <li>{@code ParquetDataFiles} + {@code FileStatistics} + {@code PureJavaCodecs}: the data file, its Delta
  *       statistics, pure-Java compression.</li>
- *   <li>{@code TableReader} (Kernel scan), {@code TableCompaction} (remove + add through Kernel internals),
+ *   <li>{@code TableReader} (Kernel scan), {@code LiveFiles} (a snapshot's file list), {@code AppendActions} (the
+ *       add actions of both commit kinds), {@code TableCompaction} (remove + add through Kernel internals),
  *       {@code CommitLog} (did an ambiguous commit land?).</li>
  * </ul>
  *

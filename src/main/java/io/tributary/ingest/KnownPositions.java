@@ -1,6 +1,6 @@
 package io.tributary.ingest;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.PartitionPosition;
@@ -30,7 +30,7 @@ final class KnownPositions {
     }
 
     /** Takes the table's positions as they are now (they may have gone down: a recreated topic's reset). */
-    void refresh(DeltaTable table) {
+    void refresh(TableSnapshot table) {
         set(table.positionDetails());
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.Tables;
 import io.tributary.delta.WriteGuard;
 import io.tributary.schema.SideSchema;
@@ -11,7 +12,7 @@ import io.tributary.schema.StreamSchema;
  * and the ingest function), so both decode and commit a stream the same way. With a schema registry, opening fetches
  * the subject's latest version, so reopening after a failure also picks up new versions.
  */
-public record OpenedIngester(DeltaTable table, StreamIngester ingester) {
+public record OpenedIngester(TableSnapshot table, StreamIngester ingester) {
 
     /** Unfenced: for tests and tools that write tables nobody deletes meanwhile. */
     public static OpenedIngester open(Tables tables, PipelineSpec spec) {

@@ -1,7 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.delta.DataFile;
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -45,7 +45,7 @@ final class ParallelFiles {
      * One data file per part, in the parts' order. Returns only when every write has ended, so the parts' decoders
      * are free again; the first failure is thrown then.
      */
-    static List<DataFile> write(DeltaTable table, List<Rows> parts) {
+    static List<DataFile> write(TableWriter table, List<Rows> parts) {
         if (parts.size() == 1 || HELPERS == null) {
             List<DataFile> files = new ArrayList<>(parts.size());
             for (Rows part : parts) {

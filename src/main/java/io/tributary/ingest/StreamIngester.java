@@ -1,7 +1,7 @@
 package io.tributary.ingest;
 
 import io.tributary.delta.DataFile;
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.PositionCommits;
 import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.PositionConflictException;
@@ -48,7 +48,7 @@ public final class StreamIngester {
     /** Below this many records a batch is one file (see {@link RowParts}). */
     static final int MIN_ROWS_PER_PARALLEL_FILE = RowParts.MIN_ROWS_PER_PARALLEL_FILE;
 
-    private final DeltaTable table;
+    private final PositionCommits table;
     private final WriteGuard guard;
     private final RowParts rows;
     private final KnownPositions tablePositions;
@@ -63,12 +63,12 @@ public final class StreamIngester {
      * @param rowSchema the table's row schema, its seven columns in SPEC order
      * @param keyDecoder decoder of the Kafka key into the {@code key} column; used on this ingester's thread only
      */
-    public StreamIngester(DeltaTable table, Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder) {
+    public StreamIngester(PositionCommits table, Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder) {
         this(table, rowSchema, keyDecoder, valueDecoder, WriteGuard.NONE);
     }
 
     /** @param guard runs each commit; when it finds the stream gone, {@link #ingest} throws {@link StreamDeletedException} */
-    public StreamIngester(DeltaTable table, Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder,
+    public StreamIngester(PositionCommits table, Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder,
             WriteGuard guard) {
         this.rows = new RowParts(rowSchema, keyDecoder, valueDecoder);
         this.table = table;
@@ -78,24 +78,24 @@ public final class StreamIngester {
 
     /**
      * An ingester whose table follows the stream's schema: before a batch is written, a message naming a registry
-     * writer schema that adds nullable fields evolves the table (see {@link DeltaTable#evolveSchema}) and the rows of
+     * writer schema that adds nullable fields evolves the table (see {@link io.tributary.delta.TableWriter#evolveSchema}) and the rows of
      * that batch on are written with the wider schema. When the table has columns {@code schema} lacks (a field a
      * later registry version removed), the newest earlier version that covers the table is used instead.
      *
      * @throws IllegalStateException when no version of the schema can write this table (the message says why)
      * @throws io.tributary.schema.SchemaRegistryUnavailableException when the registry could not be asked
      */
-    public StreamIngester(DeltaTable table, StreamSchema schema) {
+    public StreamIngester(PositionCommits table, StreamSchema schema) {
         this(table, schema, WriteGuard.NONE);
     }
 
     /** The schema-following ingester whose commits run inside {@code guard} (see the class comment). */
-    public StreamIngester(DeltaTable table, StreamSchema schema, WriteGuard guard) {
+    public StreamIngester(PositionCommits table, StreamSchema schema, WriteGuard guard) {
         this(table, TableSchemas.matching(table, schema), guard, true);
     }
 
     /** {@code evolving} only tells this constructor apart from the public one. */
-    private StreamIngester(DeltaTable table, StreamSchema matched, WriteGuard guard, boolean evolving) {
+    private StreamIngester(PositionCommits table, StreamSchema matched, WriteGuard guard, boolean evolving) {
         this(table, matched.rowSchema(), matched.keySide().newDecoder(), matched.valueSide().newDecoder(), guard);
         this.rows.follow(matched);
     }

@@ -1,6 +1,6 @@
 package io.tributary.ingest;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableWriter;
 import io.tributary.schema.StreamSchema;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +13,7 @@ import java.util.List;
 final class TableSchemas {
     private TableSchemas() {}
 
-    static StreamSchema matching(DeltaTable table, StreamSchema latest) {
+    static StreamSchema matching(TableWriter table, StreamSchema latest) {
         List<String> refusals = new ArrayList<>();
         try {
             table.evolveSchema(latest.rowSchema());

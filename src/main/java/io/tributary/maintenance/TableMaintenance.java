@@ -1,6 +1,6 @@
 package io.tributary.maintenance;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableUpkeep;
 import io.tributary.delta.NoSuchTableException;
 import io.tributary.delta.Tables;
 import io.tributary.delta.WriteGuard;
@@ -57,9 +57,9 @@ public final class TableMaintenance {
      * @throws NoSuchTableException when the table is gone (deleted with its stream)
      */
     public TableResult maintain(String location) {
-        DeltaTable table = tables.open(location);
+        TableUpkeep table = tables.open(location);
         Optional<Long> compacted = table.compact(settings.targetFileBytes());
-        DeltaTable.VacuumResult vacuumed = table.vacuum(settings.vacuumRetention());
+        TableUpkeep.VacuumResult vacuumed = table.vacuum(settings.vacuumRetention());
         return new TableResult(compacted, vacuumed.filesDeleted(), vacuumed.bytesDeleted());
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.security;
 
 import io.quarkus.runtime.Startup;
+import io.tributary.config.LocalMode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
@@ -39,7 +40,7 @@ public class SecretCipher {
     public SecretCipher(
             @ConfigProperty(name = "tributary.secrets-key") Optional<String> configuredKey,
             @ConfigProperty(name = "tributary.local", defaultValue = "false") boolean local,
-            @ConfigProperty(name = "tributary.data-dir", defaultValue = "./data") String dataDir) {
+            @ConfigProperty(name = LocalMode.DATA_DIR, defaultValue = LocalMode.DEFAULT_DATA_DIR) String dataDir) {
         this(loadKey(configuredKey, local, Path.of(dataDir)));
     }
 

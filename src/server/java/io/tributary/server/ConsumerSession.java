@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.PartitionKey;
 import io.tributary.ingest.MicroBatch;
 import io.tributary.ingest.PipelineSpec;
@@ -47,7 +47,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private final ExecutorService writer;
     private final BooleanSupplier stopping;
     private final Consumer<byte[], byte[]> consumer;
-    private final DeltaTable table;
+    private final TableSnapshot table;
     private final StreamIngester ingester;
     private final MicroBatch.Builder batch = MicroBatch.builder();
     private long batchOpenedNanos;
@@ -65,7 +65,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private Map<PartitionKey, Long> idlePositions;
 
     ConsumerSession(PipelineSpec spec, PipelineSettings settings, PipelineStatus status, PipelineMetrics metrics,
-            ExecutorService writer, BooleanSupplier stopping, Consumer<byte[], byte[]> consumer, DeltaTable table,
+            ExecutorService writer, BooleanSupplier stopping, Consumer<byte[], byte[]> consumer, TableSnapshot table,
             StreamIngester ingester) {
         this.spec = spec;
         this.settings = settings;

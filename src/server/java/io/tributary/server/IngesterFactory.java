@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StreamIngester;
 
@@ -10,7 +10,7 @@ interface IngesterFactory {
     Opened open(PipelineSpec spec);
 
     /** The stream's table alone, for reading where it stands. */
-    DeltaTable table(PipelineSpec spec);
+    TableSnapshot table(PipelineSpec spec);
 
-    record Opened(DeltaTable table, StreamIngester ingester) {}
+    record Opened(TableSnapshot table, StreamIngester ingester) {}
 }

@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.PartitionKey;
 import io.tributary.ingest.CommitResult;
 import io.tributary.ingest.IngestionStatus;
@@ -32,7 +32,7 @@ final class PipelineStatus {
     /** Topics the stream names that the cluster does not have (not created yet, or deleted), as last looked up. */
     private volatile List<String> missingTopics = List.of();
 
-    void opened(DeltaTable.Status table, Map<PartitionKey, Long> positions) {
+    void opened(TableSnapshot.Status table, Map<PartitionKey, Long> positions) {
         tableVersion = table.version();
         lastCommitAt = table.lastCommitAt().orElse(null);
         rowsIngested = table.numRecords();

@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.PartitionPosition;
 import io.tributary.ingest.IngestionStatus;
@@ -129,7 +129,7 @@ final class StreamPipeline {
      * {@link IdleWatch} can tell whether records wait without starting a consumer.
      */
     void loadIdlePositions() {
-        DeltaTable table = ingesters.table(spec);
+        TableSnapshot table = ingesters.table(spec);
         Map<PartitionKey, PartitionPosition> details = table.positionDetails();
         Map<PartitionKey, Long> positions = new HashMap<>();
         details.forEach((k, v) -> positions.put(k, v.next()));

@@ -1,6 +1,6 @@
 package io.tributary.server;
 
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.Tables;
 import io.tributary.delta.WriteGuard;
 import io.tributary.ingest.OpenedIngester;
@@ -33,7 +33,7 @@ final class TableIngesters implements IngesterFactory {
     }
 
     @Override
-    public DeltaTable table(PipelineSpec spec) {
+    public TableSnapshot table(PipelineSpec spec) {
         return tables.open(spec.tableLocation());
     }
 }

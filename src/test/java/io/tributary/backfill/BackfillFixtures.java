@@ -92,20 +92,35 @@ final class BackfillFixtures {
         v.put("transaction_id", txId);
         v.put("amount", amount);
         v.put("currency", "EUR");
-        return streamRow(row, key, v, ts, offset);
+        return streamRow(row, key, v, micros(ts), TOPIC, offset);
+    }
+
+    /**
+     * A stream row of a table of {@link #TX_STREAM}'s shape in that table's own row schema ({@code rowSchema}, e.g.
+     * its {@code DeltaTable.rowSchema()}), amount 1, on {@code topic}'s partition 0.
+     */
+    static GenericRecord txRow(Schema rowSchema, String key, String txId, Instant ts, String topic, long offset) {
+        Schema value = rowSchema.getField("value").schema().getTypes().get(1);
+        GenericRecord v = new GenericData.Record(value);
+        v.put("transaction_id", txId);
+        v.put("amount", 1L);
+        v.put("currency", "EUR");
+        return streamRow(rowSchema, key, v, ts, topic, offset);
     }
 
     static GenericRecord plainRow(String key, String value, Instant ts, long offset) {
-        return streamRow(PLAIN_STREAM.rowSchema(), key, value, ts, offset);
+        return streamRow(PLAIN_STREAM.rowSchema(), key, value, micros(ts), TOPIC, offset);
     }
 
-    private static GenericRecord streamRow(Schema schema, String key, Object value, Instant ts, long offset) {
+    /** {@code timestamp}: what the row schema takes, microseconds or an {@link Instant}. */
+    private static GenericRecord streamRow(Schema schema, String key, Object value, Object timestamp, String topic,
+            long offset) {
         GenericRecord r = new GenericData.Record(schema);
         r.put("key", key);
         r.put("value", value);
-        r.put("stream_record_timestamp", micros(ts));
+        r.put("stream_record_timestamp", timestamp);
         r.put("record_source", "stream");
-        r.put("kafka_topic", TOPIC);
+        r.put("kafka_topic", topic);
         r.put("kafka_partition", 0);
         r.put("kafka_offset", offset);
         return r;

@@ -1,12 +1,12 @@
 package io.tributary.backfill;
 
-import org.junit.jupiter.api.Tag;
 
 import static io.tributary.testing.Api.ROOT;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
 import static io.tributary.testing.StreamRequests.with;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -15,11 +15,10 @@ import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.Tables;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
@@ -55,23 +54,17 @@ class BackfillScheduleTest {
         PartitionKey p0 = new PartitionKey(topic, 0);
         long from = table.positions().get(p0);
         List<GenericRecord> rows = List.of(
-                row(table.rowSchema(), "s-1", "tx-3", Instant.parse("2025-12-31T23:30:00Z"), topic, from),
-                row(table.rowSchema(), "s-2", "tx-new", Instant.parse("2026-01-01T02:00:00Z"), topic, from + 1));
+                BackfillFixtures.txRow(table.rowSchema(), "s-1", "tx-3", Instant.parse("2025-12-31T23:30:00Z"), topic, from),
+                BackfillFixtures.txRow(table.rowSchema(), "s-2", "tx-new", Instant.parse("2026-01-01T02:00:00Z"), topic, from + 1));
         long committed = table.commit(List.of(table.writeDataFile(rows)), Map.of(p0, new OffsetRange(from, from + 2)));
         // At the commit's version: the schedule checks every second and may merge before a scan of the latest could.
         List<Map<String, Object>> before = KernelScan.rows(ingestion, committed);
 
-        JsonPath stream = null;
-        long deadline = System.currentTimeMillis() + 60_000;
-        while (System.currentTimeMillis() < deadline) {
-            stream = as(ROOT).get(STREAMS + "/" + name).then().statusCode(200).extract().jsonPath();
-            if ("COMPLETED".equals(stream.getString("backfill_status.state"))) {
-                break;
-            }
-            Thread.sleep(200);
-        }
+        JsonPath stream = await("the schedule completes the backfill").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> as(ROOT).get(STREAMS + "/" + name).then().statusCode(200).extract().jsonPath(),
+                        s -> "COMPLETED".equals(s.getString("backfill_status.state")));
 
-        assertThat(stream.getString("backfill_status.state")).isEqualTo("COMPLETED");
         assertThat(stream.getBoolean("backfill_status.forced")).isFalse();
         assertThat(stream.getString("backfill_status.ingestion_min_timestamp")).startsWith("2025-12-31T23:30:00");
         assertThat(stream.getString("backfill_status.backfill_max_timestamp")).startsWith("2026-01-01T00:59:00.000123");
@@ -81,22 +74,5 @@ class BackfillScheduleTest {
         assertThat(KernelScan.rows(ingestion)).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(stream.getLong("backfill_status.rows_merged")).isEqualTo(expected.size() - before.size());
         as(ROOT).delete(STREAMS + "/" + name).then().statusCode(200);
-    }
-
-    private static GenericRecord row(Schema rowSchema, String key, String txId, Instant ts, String topic, long offset) {
-        Schema value = rowSchema.getField("value").schema().getTypes().get(1);
-        GenericRecord v = new GenericData.Record(value);
-        v.put("transaction_id", txId);
-        v.put("amount", 1L);
-        v.put("currency", "EUR");
-        GenericRecord r = new GenericData.Record(rowSchema);
-        r.put("key", key);
-        r.put("value", v);
-        r.put("stream_record_timestamp", ts);
-        r.put("record_source", "stream");
-        r.put("kafka_topic", topic);
-        r.put("kafka_partition", 0);
-        r.put("kafka_offset", offset);
-        return r;
     }
 }

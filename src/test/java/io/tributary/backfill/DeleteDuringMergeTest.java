@@ -6,6 +6,8 @@ import static io.tributary.testing.Api.unique;
 import static io.tributary.testing.StreamRequests.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.testing.Latches;
+import io.tributary.testing.TestFiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.OffsetRange;
@@ -14,9 +16,6 @@ import io.tributary.delta.PausingTables;
 import io.tributary.delta.Tables;
 import io.tributary.registry.lock.StreamWriteLocks;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import org.awaitility.Awaitility;
@@ -28,10 +27,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -71,7 +66,7 @@ class DeleteDuringMergeTest {
             @Override
             public void guarded(int attempt) {
                 paused.countDown();
-                await(resume);
+                Latches.awaitRelease(resume);
             }
         });
         BackfillStatus due = backfill.check(s.job());
@@ -89,10 +84,10 @@ class DeleteDuringMergeTest {
         resume.countDown();
         assertThat(merge.get(60, TimeUnit.SECONDS).state()).isEqualTo(BackfillState.COMPLETED);
         assertThat(delete.get(60, TimeUnit.SECONDS)).isEqualTo(200);
-        assertThat(filesUnder(s.location())).isEmpty();
+        assertThat(TestFiles.under(s.location())).isEmpty();
         as(ROOT).get(STREAMS + "/" + s.name()).then().statusCode(404);
         Awaitility.await("no file lands after the delete").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3))
-                .until(() -> filesUnder(s.location()).isEmpty());
+                .until(() -> TestFiles.under(s.location()).isEmpty());
     }
 
     @Test
@@ -109,13 +104,13 @@ class DeleteDuringMergeTest {
         assertThat(paused.await(60, TimeUnit.SECONDS)).isTrue();
 
         as(ROOT).delete(STREAMS + "/" + s.name()).then().statusCode(200);
-        assertThat(filesUnder(s.location())).isEmpty();
+        assertThat(TestFiles.under(s.location())).isEmpty();
         resume.countDown();
 
         BackfillStatus status = merge.get(60, TimeUnit.SECONDS);
         assertThat(status.state()).isEqualTo(BackfillState.FAILED);
         assertThat(status.message()).isEqualTo(Backfill.STREAM_GONE);
-        assertThat(filesUnder(s.location())).as("the merge removed the files it wrote after the delete").isEmpty();
+        assertThat(TestFiles.under(s.location())).as("the merge removed the files it wrote after the delete").isEmpty();
         assertThat(tables.exists(s.location())).isFalse();
     }
 
@@ -140,12 +135,12 @@ class DeleteDuringMergeTest {
         assertThat(delete.get(60, TimeUnit.SECONDS)).isEqualTo(200);
         assertThat(compacted).isPresent();
         assertThat(compacted.get()).as("two small stream files were rewritten into one").isPresent();
-        assertThat(filesUnder(s.location())).isEmpty();
+        assertThat(TestFiles.under(s.location())).isEmpty();
 
         boolean[] ran = {false};
         assertThat(writeLocks.forTable(s.location()).run(() -> ran[0] = true)).isEmpty();
         assertThat(ran[0]).isFalse();
-        assertThat(filesUnder(s.location())).isEmpty();
+        assertThat(TestFiles.under(s.location())).isEmpty();
     }
 
     /** A stream with tx_history as its backfill source and two commits of stream rows (two small files). */
@@ -162,7 +157,7 @@ class DeleteDuringMergeTest {
         PartitionKey p0 = new PartitionKey(topic, 0);
         for (int i = 0; i < 2; i++) {
             long from = table.positions().get(p0);
-            table.commit(List.of(table.writeDataFile(List.of(row(table.rowSchema(), "s-" + i, "tx-late-" + i,
+            table.commit(List.of(table.writeDataFile(List.of(BackfillFixtures.txRow(table.rowSchema(), "s-" + i, "tx-late-" + i,
                     Instant.parse("2026-01-01T05:00:00Z"), topic, from)))), Map.of(p0, new OffsetRange(from, from + 1)));
         }
         Instant createdAt = Instant.parse(created.getString("created_at"));
@@ -185,46 +180,8 @@ class DeleteDuringMergeTest {
         return PausingTables.beforeDataFileWrites(warehouse, () -> {
             if (paused.getCount() > 0) {
                 paused.countDown();
-                await(resume);
+                Latches.awaitRelease(resume);
             }
         });
-    }
-
-    private static List<Path> filesUnder(String location) throws IOException {
-        Path dir = Path.of(location.replaceFirst("^file:", ""));
-        if (!Files.exists(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(p -> !p.equals(dir)).toList();
-        }
-    }
-
-    private static void await(CountDownLatch latch) {
-        try {
-            if (!latch.await(60, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the test never resumed the writer");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static GenericRecord row(Schema rowSchema, String key, String txId, Instant ts, String topic, long offset) {
-        Schema value = rowSchema.getField("value").schema().getTypes().get(1);
-        GenericRecord v = new GenericData.Record(value);
-        v.put("transaction_id", txId);
-        v.put("amount", 1L);
-        v.put("currency", "EUR");
-        GenericRecord r = new GenericData.Record(rowSchema);
-        r.put("key", key);
-        r.put("value", v);
-        r.put("stream_record_timestamp", ts);
-        r.put("record_source", "stream");
-        r.put("kafka_topic", topic);
-        r.put("kafka_partition", 0);
-        r.put("kafka_offset", offset);
-        return r;
     }
 }

@@ -1,10 +1,13 @@
 package io.tributary.delta;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -73,16 +76,8 @@ final class ContendingWriter implements Callable<Integer> {
 
     /** Waits until every child wrote its ready file, then lets them all go. */
     static void release(List<Path> results, Path go) throws Exception {
-        long deadline = System.currentTimeMillis() + 120_000;
-        for (Path r : results) {
-            Path ready = Paths.get(r + ".ready");
-            while (!Files.exists(ready)) {
-                if (System.currentTimeMillis() > deadline) {
-                    throw new AssertionError("writer process did not get ready: " + ready);
-                }
-                Thread.sleep(50);
-            }
-        }
+        await("every writer process ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(50))
+                .until(() -> results.stream().allMatch(r -> Files.exists(Paths.get(r + ".ready"))));
         Files.writeString(go, "go");
     }
 

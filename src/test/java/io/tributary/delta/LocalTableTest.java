@@ -36,7 +36,7 @@ class LocalTableTest {
         assertThat(IndependentReader.rows(location)).containsExactlyElementsOf(expected);
         assertThat(TestRows.readAll(tables, location)).containsExactlyElementsOf(expected);
         assertThat(table.positions()).containsExactly(Map.entry(new PartitionKey("payments", 0), 300L));
-        DeltaTable.Status status = table.status();
+        TableSnapshot.Status status = table.status();
         assertThat(status.version()).isEqualTo(1);
         assertThat(status.numRecords()).isEqualTo(300);
         assertThat(status.lastCommitAt()).isPresent();

@@ -117,7 +117,7 @@ class VacuumTest {
         assertThat(latestBefore).hasSize(50);
         assertThat(coordinates(read(tables, location, 4))).hasSize(40);
 
-        DeltaTable.VacuumResult first = table.vacuum(WEEK);
+        TableUpkeep.VacuumResult first = table.vacuum(WEEK);
 
         assertThat(first.filesDeleted()).isEqualTo(1);
         assertThat(first.bytesDeleted()).isPositive();
@@ -131,7 +131,7 @@ class VacuumTest {
                 + " retention)").containsExactlyElementsOf(latestBefore.subList(0, 40));
 
         // Eight days on, the compaction's removes and the once fresh orphan are past the retention too.
-        DeltaTable.VacuumResult later = new TableVacuum(tables, tables.qualify(location))
+        TableUpkeep.VacuumResult later = new TableVacuum(tables, tables.qualify(location))
                 .run(WEEK, System.currentTimeMillis() + Duration.ofDays(8).toMillis());
 
         assertThat(later.filesDeleted()).isEqualTo(5);

@@ -3,6 +3,7 @@ package io.tributary.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.testing.TestFiles;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.TableRows;
 import io.tributary.delta.Tables;
@@ -262,7 +263,6 @@ class StreamIngesterTest {
         }
     }
 
-
     /**
      * The stream deleted by another process between two batches: the guard finds it gone, so the batch whose file
      * was already written commits nothing, the file is removed, and no later batch writes under the location again.
@@ -283,19 +283,9 @@ class StreamIngesterTest {
         registered.set(false);
         assertThatThrownBy(() -> ingester.ingest(batch(10, 20, 0))).isInstanceOf(StreamDeletedException.class)
                 .hasMessageContaining("the stream was deleted");
-        assertThat(filesUnder(location)).as("the batch's file was removed").isEmpty();
+        assertThat(TestFiles.regularFilesUnder(location)).as("the batch's file was removed").isEmpty();
         assertThat(tables.exists(location)).isFalse();
         assertThatThrownBy(() -> ingester.ingest(batch(20, 30, 0))).isInstanceOf(StreamDeletedException.class);
-        assertThat(filesUnder(location)).isEmpty();
-    }
-
-    private static List<Path> filesUnder(String location) throws java.io.IOException {
-        Path dir = Path.of(location.replaceFirst("^file:", ""));
-        if (!Files.exists(dir)) {
-            return List.of();
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(p -> !p.equals(dir) && Files.isRegularFile(p)).toList();
-        }
+        assertThat(TestFiles.regularFilesUnder(location)).isEmpty();
     }
 }

@@ -88,7 +88,9 @@ class BrokerCrashPipelineTest {
                 broker = KafkaProcess.start(dir.resolve("kafka"), port, Duration.ofSeconds(90));
                 await().atMost(Duration.ofSeconds(60)).until(() -> acknowledged.get() > 0
                         && running.status().tableVersion() >= 6);
-                sleep(2000);
+                // Keeps producing to the restarted broker for a while (about two seconds).
+                long atRecovery = acknowledged.get();
+                await().atMost(Duration.ofSeconds(30)).until(() -> acknowledged.get() >= atRecovery + 400);
             } finally {
                 producing.set(false);
                 flow.join();

@@ -7,6 +7,8 @@ import static io.tributary.testing.StreamRequests.valid;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.tributary.testing.Latches;
+import io.tributary.testing.TestFiles;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
@@ -18,16 +20,11 @@ import io.tributary.registry.directory.StreamDirectory;
 import io.tributary.registry.lock.StreamWriteLocks;
 import io.tributary.testing.KafkaTestSupport;
 import jakarta.inject.Inject;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -81,7 +78,7 @@ class DeleteOnAnotherServerTest {
             Tables otherWarehouse = PausingTables.beforeDataFileWrites(warehouse, () -> {
                 if (armed.get() && paused.getCount() > 0) {
                     paused.countDown();
-                    awaitLatch(resume);
+                    Latches.awaitRelease(resume);
                 }
             });
             PipelineStatus status = new PipelineStatus();
@@ -98,19 +95,19 @@ class DeleteOnAnotherServerTest {
                 send(topics, topic, 5);
                 assertThat(paused.await(60, TimeUnit.SECONDS)).isTrue();
                 as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
-                assertThat(filesUnder(location)).isEmpty();
+                assertThat(TestFiles.under(location)).isEmpty();
 
                 resume.countDown();
                 await().atMost(Duration.ofSeconds(60))
                         .until(() -> otherServer.status().state() == IngestionStatus.State.FAILED);
-                assertThat(filesUnder(location)).as("the file written after the delete was removed").isEmpty();
+                assertThat(TestFiles.under(location)).as("the file written after the delete was removed").isEmpty();
                 assertThat(tables.exists(location)).isFalse();
                 assertThat(otherServer.status().stateMessage()).contains("the stream was deleted");
                 assertThat(otherServer.activate()).as("a deleted stream's pipeline does not start again").isFalse();
 
                 send(topics, topic, 5);
                 await("nothing lands after the delete").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
-                        .until(() -> filesUnder(location).isEmpty());
+                        .until(() -> TestFiles.under(location).isEmpty());
                 assertThat(otherServer.status().rowsIngested()).isEqualTo(5);
             } finally {
                 resume.countDown();
@@ -124,26 +121,5 @@ class DeleteOnAnotherServerTest {
             topics.send(topic, 0, null, ("{\"id\": \"r-" + i + "\"}").getBytes(StandardCharsets.UTF_8));
         }
         topics.flush();
-    }
-
-    private static List<Path> filesUnder(String location) throws IOException {
-        Path dir = Path.of(location.replaceFirst("^file:", ""));
-        if (!Files.exists(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(p -> !p.equals(dir)).toList();
-        }
-    }
-
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            if (!latch.await(60, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("the test never resumed the writer");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

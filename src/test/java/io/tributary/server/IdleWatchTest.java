@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.delta.PartitionKey;
-import io.tributary.delta.Tables;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.Subscription;
@@ -16,56 +15,32 @@ import io.tributary.server.local.EmbeddedKafka;
 import io.tributary.schema.SchemaSource;
 import io.tributary.testing.KafkaTestSupport;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Idle streams hold no consumer: pipelines watched by {@link IdleWatch} against a real broker, every table read back
  * with Kernel's scan.
  */
-class IdleWatchTest {
+class IdleWatchTest extends KafkaPipelineHarness {
 
     /** Idles after 1 s without records; the watch looks every 300 ms. */
     static final PipelineSettings IDLING = new PipelineSettings(Duration.ofMillis(300), 100_000, 64L << 20,
             Duration.ofSeconds(1), Duration.ofSeconds(1));
 
-    @TempDir
-    static Path dir;
-    static EmbeddedKafka kafka;
-    static KafkaTestSupport topics;
-    static Tables tables;
-    final List<StreamPipeline> running = new ArrayList<>();
     final List<IdleWatch> watches = new ArrayList<>();
 
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, Map.of());
-        topics = new KafkaTestSupport(kafka.bootstrapServers());
-        tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        topics.close();
-        kafka.close();
-    }
-
+    /** Before the harness stops the pipelines, so no watch restarts one. */
     @AfterEach
-    void stopAll() {
+    void closeWatches() {
         watches.forEach(IdleWatch::close);
-        running.forEach(StreamPipeline::stop);
     }
 
     private StreamPipeline watched(PipelineSpec spec) {
@@ -89,12 +64,6 @@ class IdleWatchTest {
             }
         }
         topics.flush();
-    }
-
-    private static List<Map<String, Object>> awaitRows(PipelineSpec spec, int count) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> KafkaTestSupport.rows(tables, spec.tableLocation()).size() >= count);
-        return KafkaTestSupport.rows(tables, spec.tableLocation());
     }
 
     @Test

@@ -110,8 +110,9 @@ class KafkaFaultPipelineTest {
                             .doesNotContain(S3ProxyServer.SECRET_KEY);
                 });
                 s3.start();
-                // Keeps producing for a moment after S3 is back, so the recovery also sees new records.
-                Thread.sleep(1000);
+                // Keeps producing after S3 is back, so the recovery also sees new records.
+                int atRestart = produced.get();
+                await().atMost(Duration.ofSeconds(30)).until(() -> produced.get() >= atRestart + 200);
                 producing.set(false);
                 producer.join();
                 int total = produced.get();

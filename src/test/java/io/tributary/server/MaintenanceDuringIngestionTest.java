@@ -5,59 +5,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.tributary.delta.PartitionKey;
-import io.tributary.delta.Tables;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.Subscription;
 import io.tributary.maintenance.MaintenanceSettings;
 import io.tributary.maintenance.TableMaintenance;
-import io.tributary.server.local.EmbeddedKafka;
 import io.tributary.schema.SchemaSource;
 import io.tributary.testing.KafkaTestSupport;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Table maintenance next to a real pipeline: while the server's pipeline commits micro-batches from a real broker
  * every 100 ms, two maintainers (a Lambda tick may overlap the next) compact and vacuum the same table in a loop. No
  * row may be lost or doubled, and the positions the table holds must let a new pipeline continue exactly once.
  */
-class MaintenanceDuringIngestionTest {
+class MaintenanceDuringIngestionTest extends KafkaPipelineHarness {
     private static final int PARTITIONS = 3;
-
-    @TempDir
-    static Path dir;
-    static EmbeddedKafka kafka;
-    static KafkaTestSupport topics;
-    static Tables tables;
-
-    @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, Map.of());
-        topics = new KafkaTestSupport(kafka.bootstrapServers());
-        tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
-    }
-
-    @AfterAll
-    static void stopKafka() {
-        topics.close();
-        kafka.close();
-    }
 
     @Test
     void compactionAndVacuumWhileThePipelineCommitsLoseAndDoubleNothing() throws Exception {

@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -69,11 +68,13 @@ class RegistryOutageIngestionTest {
             long partitionedAt = System.nanoTime();
             send(topics, topic, 20, 40);
             awaitWaitingForTheDatabase(id);
-            Thread.sleep(Math.max(0, 15_000 - (System.nanoTime() - partitionedAt) / 1_000_000));
+            // Nothing is committed without the fence, for the rest of the partition's 15 s.
+            Duration left = Duration.ofMillis(Math.max(1, 15_000 - (System.nanoTime() - partitionedAt) / 1_000_000));
+            awaitNoCommit("while the database is partitioned", location, left);
             RegistryBehindProxy.proxy().mode(TcpProxy.Mode.REFUSE);
             send(topics, topic, 40, 60);
             // A refused database for as long as the partition lasted: the outage's length is the point here.
-            Thread.sleep(15_000);
+            awaitNoCommit("while the database refuses connections", location, Duration.ofSeconds(15));
             assertThat(pipelines.status(id).orElseThrow().state()).isEqualTo(IngestionStatus.State.FAILED);
             RegistryBehindProxy.proxy().mode(TcpProxy.Mode.FORWARD);
             send(topics, topic, 60, 80);
@@ -93,6 +94,12 @@ class RegistryOutageIngestionTest {
                     .containsExactlyElementsOf(want);
             as(ALICE).delete("/api/2.0/feature-engineering/streams/" + name).then().statusCode(200);
         }
+    }
+
+    /** The table keeps the 20 rows committed before the outage for all of {@code period}. */
+    private void awaitNoCommit(String when, String location, Duration period) {
+        await("no commit " + when).during(period).atMost(period.plusSeconds(10)).pollInterval(Duration.ofMillis(500))
+                .until(() -> tables.open(location).status().numRecords() == 20);
     }
 
     private void awaitWaitingForTheDatabase(String id) {

@@ -7,15 +7,12 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.PartitionPosition;
-import io.tributary.delta.Tables;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
 import io.tributary.ingest.Subscription;
-import io.tributary.server.local.EmbeddedKafka;
 import io.tributary.schema.SchemaSource;
 import io.tributary.testing.KafkaTestSupport;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +26,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A topic deleted and created again under the same name (issue 12, item 2): the server pipeline, against a real
@@ -37,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * idle, and says so in its status. Every table is read back with Kernel's scan and compared row for row: the old
  * topic's rows and the new topic's, each once (values tell the two apart, since they share offsets).
  */
-class TopicRecreateIngestionTest {
+class TopicRecreateIngestionTest extends KafkaPipelineHarness {
 
     /** Idles after 1 s without records; the idle watch looks every 300 ms. */
     static final PipelineSettings IDLING = new PipelineSettings(Duration.ofMillis(300), 100_000, 64L << 20,
@@ -46,34 +42,24 @@ class TopicRecreateIngestionTest {
     static final PipelineSettings ACTIVE = new PipelineSettings(Duration.ofMillis(300), 100_000, 64L << 20,
             Duration.ofSeconds(1), Duration.ofMinutes(10));
 
-    @TempDir
-    static Path dir;
-    static EmbeddedKafka kafka;
-    static KafkaTestSupport topics;
     static Admin admin;
-    static Tables tables;
-    final List<StreamPipeline> running = new ArrayList<>();
     final List<IdleWatch> watches = new ArrayList<>();
 
+    /** After the harness started the broker. */
     @BeforeAll
-    static void startKafka() {
-        kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, Map.of());
-        topics = new KafkaTestSupport(kafka.bootstrapServers());
+    static void openAdmin() {
         admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()));
-        tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
     }
 
     @AfterAll
-    static void stopKafka() {
+    static void closeAdmin() {
         admin.close();
-        topics.close();
-        kafka.close();
     }
 
+    /** Before the harness stops the pipelines, so no watch restarts one. */
     @AfterEach
-    void stopAll() {
+    void closeWatches() {
         watches.forEach(IdleWatch::close);
-        running.forEach(StreamPipeline::stop);
     }
 
     @Test
@@ -83,13 +69,13 @@ class TopicRecreateIngestionTest {
         PipelineSpec spec = stream("re_run", "re-run", topics.endOffsets("re-run"));
         StreamPipeline pipeline = start(spec, ACTIVE);
         List<String> want = new ArrayList<>(produce("re-run", 3, 40, "old"));
-        awaitRows(spec, want.size());
+        awaitSettledRows(spec, want.size());
 
         recreate("re-run", 2);
         String newId = topicId("re-run");
         want.addAll(produce("re-run", 2, 150, "new"));
 
-        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
         assertRecreated(pipeline, spec, "re-run", oldId, newId);
         // The third partition is gone from the new topic: its position was reset too, so one added later starts at 0.
         assertThat(tables.open(spec.tableLocation()).positions()).containsEntry(new PartitionKey("re-run", 2), 0L)
@@ -103,7 +89,7 @@ class TopicRecreateIngestionTest {
         PipelineSpec spec = stream("re_idle", "re-idle", topics.endOffsets("re-idle"));
         StreamPipeline pipeline = watched(spec);
         List<String> want = new ArrayList<>(produce("re-idle", 3, 200, "old"));
-        awaitRows(spec, want.size());
+        awaitSettledRows(spec, want.size());
         await().atMost(Duration.ofSeconds(30)).until(pipeline::idle);
 
         // 100 records per partition, while the table stands at 200 in each: the old code never woke up for them.
@@ -111,7 +97,7 @@ class TopicRecreateIngestionTest {
         String newId = topicId("re-idle");
         want.addAll(produce("re-idle", 3, 100, "new"));
 
-        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
         assertRecreated(pipeline, spec, "re-idle", oldId, newId);
     }
 
@@ -123,7 +109,7 @@ class TopicRecreateIngestionTest {
         StreamPipeline pipeline = start(spec, ACTIVE);
         List<String> want = produce("re-old", 1, 300, "new");
 
-        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(pipeline.status().topicRecreations())
                 .extracting(IngestionStatus.TopicRecreation::topic, IngestionStatus.TopicRecreation::previousTopicId,
                         IngestionStatus.TopicRecreation::topicId)
@@ -158,7 +144,7 @@ class TopicRecreateIngestionTest {
         List<String> want = produce("re-early", 2, 80, "new");
         StreamPipeline pipeline = start(spec, ACTIVE);
 
-        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
         assertRecreated(pipeline, spec, "re-early", oldId, newId);
     }
 
@@ -176,7 +162,7 @@ class TopicRecreateIngestionTest {
         }
         topics.flush();
 
-        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
         Map<PartitionKey, PartitionPosition> positions = tables.open(spec.tableLocation()).positionDetails();
         assertThat(positions.values()).extracting(PartitionPosition::topicId)
                 .containsOnly(Optional.of(topicId("re-adopt")));
@@ -228,13 +214,6 @@ class TopicRecreateIngestionTest {
                 new SchemaSource.Plain(), start, Map.of("bootstrap.servers", kafka.bootstrapServers()));
     }
 
-    private StreamPipeline start(PipelineSpec spec, PipelineSettings settings) {
-        StreamPipeline p = KafkaStreamFixture.pipeline(tables, spec, settings, new SimpleMeterRegistry());
-        running.add(p);
-        p.start();
-        return p;
-    }
-
     private StreamPipeline watched(PipelineSpec spec) {
         StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, spec, IDLING, new SimpleMeterRegistry());
         running.add(pipeline);
@@ -264,7 +243,7 @@ class TopicRecreateIngestionTest {
     }
 
     /** "value@partition/offset" of every row, by Kernel's scan, once it has at least {@code count} rows. */
-    private static List<String> awaitRows(PipelineSpec spec, int count) {
+    private static List<String> awaitSettledRows(PipelineSpec spec, int count) {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                 .until(() -> KafkaTestSupport.rows(tables, spec.tableLocation()).size() >= count);
         // Give a wrong extra commit the chance to show: no row may land for a while.

@@ -1,11 +1,14 @@
 package io.tributary.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import io.tributary.server.local.EmbeddedKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -80,9 +83,12 @@ public final class KafkaSecureBroker implements AutoCloseable {
                         new UserScramCredentialUpsertion(USER, new ScramCredentialInfo(m, 4096), PASSWORD)))
                         .all().get();
             }
+            // SCRAM credentials propagate through the metadata log: wait until the broker's own view holds both.
+            await("SCRAM credentials applied").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+                    .ignoreExceptions()
+                    .until(() -> admin.describeUserScramCredentials(List.of(USER)).all().get().get(USER)
+                            .credentialInfos().size() == 2);
         }
-        // SCRAM credentials propagate through the metadata log; give the broker a moment to apply them.
-        Thread.sleep(500);
         return new KafkaSecureBroker(kafka, sasl, saslSsl, ssl, dir);
     }
 

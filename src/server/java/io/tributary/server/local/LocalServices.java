@@ -1,5 +1,6 @@
 package io.tributary.server.local;
 
+import io.tributary.config.LocalMode;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -29,12 +30,12 @@ final class LocalServices {
         if (!local && !datasourceSet) {
             throw new IllegalStateException("No registry database: set QUARKUS_DATASOURCE_REACTIVE_URL (e.g. "
                     + "postgresql://host:5432/tributary) with QUARKUS_DATASOURCE_USERNAME and _PASSWORD, "
-                    + "or set TRIBUTARY_LOCAL=true to run an embedded PostgreSQL and Kafka under ./data");
+                    + "or set TRIBUTARY_LOCAL=true to run an embedded PostgreSQL and Kafka under " + LocalMode.DEFAULT_DATA_DIR);
         }
         if (!local || System.getProperty(STARTED) != null) {
             return;
         }
-        Path dataDir = Path.of(Settings.getOrDefault("tributary.data-dir", "./data")).toAbsolutePath().normalize();
+        Path dataDir = Path.of(Settings.getOrDefault(LocalMode.DATA_DIR, LocalMode.DEFAULT_DATA_DIR)).toAbsolutePath().normalize();
         try {
             Files.createDirectories(dataDir);
         } catch (IOException e) {

@@ -7,6 +7,7 @@ import io.tributary.lambda.mappings.IngestMappings;
 import io.tributary.lambda.mappings.MappingRecords;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -202,11 +203,8 @@ class BackfillPatternTest {
     private void deleteTopic(String topic) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic)) {
-                assertThat(System.nanoTime()).as("topic " + topic + " deleted").isLessThan(deadline);
-                Thread.sleep(100);
-            }
+            await("topic " + topic + " deleted").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> !admin.listTopics().names().get(30, TimeUnit.SECONDS).contains(topic));
         }
     }
 

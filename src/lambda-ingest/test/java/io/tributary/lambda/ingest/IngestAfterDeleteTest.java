@@ -6,6 +6,7 @@ import static io.tributary.lambda.ingest.IngestHandlerTest.NOW;
 import static io.tributary.lambda.ingest.IngestHandlerTest.ROOT;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.tributary.testing.TestFiles;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.vertx.VertxContextSupport;
@@ -16,9 +17,6 @@ import io.tributary.registry.directory.StreamDirectory;
 import io.tributary.registry.service.ConnectionService;
 import io.tributary.registry.service.StreamService;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -76,10 +74,10 @@ class IngestAfterDeleteTest {
         produce(topic, "k2", "{\"id\":\"a2\",\"amount\":2}", NOW + 1);
         String polledBeforeTheDelete = IngestFixtures.mskEventOf(IngestFixtures.readAll(bootstrap, topic));
         VertxContextSupport.subscribeAndAwait(() -> streams.delete(ROOT, spec.streamName()));
-        assertThat(filesUnder(spec.tableLocation())).isEmpty();
+        assertThat(TestFiles.under(spec.tableLocation())).isEmpty();
 
         Response late = invoke(alias, polledBeforeTheDelete);
-        assertThat(filesUnder(spec.tableLocation())).as("nothing written under the deleted location").isEmpty();
+        assertThat(TestFiles.under(spec.tableLocation())).as("nothing written under the deleted location").isEmpty();
         assertThat(tables.exists(spec.tableLocation())).isFalse();
         assertThat(late.statusCode()).isEqualTo(500);
         assertThat(late.asString()).contains("the stream was deleted");
@@ -87,7 +85,7 @@ class IngestAfterDeleteTest {
         Response redelivered = invoke(alias, polledBeforeTheDelete);
         assertThat(redelivered.statusCode()).isEqualTo(500);
         assertThat(redelivered.asString()).contains("is not registered");
-        assertThat(filesUnder(spec.tableLocation())).isEmpty();
+        assertThat(TestFiles.under(spec.tableLocation())).isEmpty();
     }
 
     private Response invoke(String invokedArn, String event) {
@@ -99,16 +97,6 @@ class IngestAfterDeleteTest {
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(
                 Map.<String, Object>of("bootstrap.servers", bootstrap), new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(topic, 0, timestamp, key, value)).get();
-        }
-    }
-
-    private static List<Path> filesUnder(String location) throws IOException {
-        Path dir = Path.of(location.replaceFirst("^file:", ""));
-        if (!Files.exists(dir)) {
-            return List.of();
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(p -> !p.equals(dir)).toList();
         }
     }
 }
