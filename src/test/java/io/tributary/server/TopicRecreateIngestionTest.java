@@ -176,7 +176,7 @@ class TopicRecreateIngestionTest extends KafkaPipelineHarness {
         PipelineSpec spec = stream("re_gone", "re-gone", topics.endOffsets("re-gone"));
         StreamPipeline pipeline = start(spec, ACTIVE);
         List<String> want = new ArrayList<>(produce("re-gone", 2, 30, "old"));
-        awaitRows(spec, want.size());
+        awaitSettledRows(spec, want.size());
 
         admin.deleteTopics(List.of("re-gone")).all().get();
         // Before: RUNNING without a word for 15 s at a time, then FAILED with "cannot reach Kafka", over and over.
@@ -188,7 +188,7 @@ class TopicRecreateIngestionTest extends KafkaPipelineHarness {
 
         topics.createTopic("re-gone", 2);
         want.addAll(produce("re-gone", 2, 25, "new"));
-        assertThat(awaitRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
         await().atMost(Duration.ofSeconds(10)).until(() -> pipeline.status().stateMessage() == null);
     }
 
