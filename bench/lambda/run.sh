@@ -42,5 +42,5 @@ done
 nice -n 19 java -Xmx1g --add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED \
   -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
   -Dlogging.configuration="file:$PWD/src/test/resources/logging.properties" "${PROPS[@]}" \
-  -cp "$CP" io.tributary.lambda.ingest.LambdaBench "$ROUNDS" "${ARGS[@]}" 2>&1 | grep --line-buffered -E "^(baseline|stream-api|ingest|backfill) "
+  -cp "$CP" io.tributary.lambda.ingest.LambdaBench "$ROUNDS" "${ARGS[@]}" 2>&1 | grep --line-buffered -E "^(baseline|stream-api|ingest|backfill|FAILED)"
 echo "uptime after: $(uptime)"

@@ -57,7 +57,19 @@ public final class LambdaBench {
         this.logs = logs;
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            bench(args);
+        } catch (Throwable e) {
+            // The embedded services' threads would keep a failed bench running.
+            System.out.println("FAILED: " + e);
+            e.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    private static void bench(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
         Path logs = Files.createDirectories(Path.of(System.getProperty("bench.log-dir", "/tmp/tributary-lambda-bench")));
         Map<String, String> config = new HashMap<>(new TributaryServices().start());
@@ -94,7 +106,6 @@ public final class LambdaBench {
                 bench.run(function, build, options, i);
             }
         }
-        System.exit(0);
     }
 
     /** One cold start of {@code function}; for ingest also its warm 6 MB invocations. Round -1: AppCDS training. */
