@@ -169,7 +169,8 @@ public final class PackagedFunction implements BeforeAllCallback, AfterAllCallba
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(jvmOptions);
             cmd.add("-cp");
-            cmd.add(runtimeClient(build) + ":" + task + ":" + task.resolve("lib") + "/*");
+            cmd.add(JarOnlyClassPath.needed(jvmOptions) ? JarOnlyClassPath.of(build, runtimeClient(build), task)
+                    : runtimeClient(build) + ":" + task + ":" + task.resolve("lib") + "/*");
             cmd.add(LambdaJavaRuntime.class.getName());
             cmd.add(handler(build));
         }
