@@ -1,8 +1,6 @@
 package io.tributary.security;
 
-import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -44,7 +42,11 @@ public class Authenticator {
                 .collect(Collectors.toUnmodifiableSet());
     }
 
-    void logMode(@Observes StartupEvent event) {
+    /**
+     * Says at start-up how callers are authenticated. Called by the server, which serves HTTP itself; the functions
+     * do not call it (behind API Gateway, or serving no API, "authentication is off" would only mislead).
+     */
+    public void logMode() {
         if (authOff()) {
             LOG.warn("Authentication is OFF: neither TRIBUTARY_AUTH_TOKENS nor TRIBUTARY_AUTH_JWT_ISSUER is set, so "
                     + "every caller is the admin principal 'local' and the server listens on 127.0.0.1 only");
