@@ -60,7 +60,8 @@ final class LocalServices {
         System.setProperty(STARTED, "true");
     }
 
-    private static EmbeddedPostgres startPostgres(Path dir) {
+    static EmbeddedPostgres startPostgres(Path dir) {
+        OrphanedPostgres.stopIfOrphaned(dir);
         try {
             return EmbeddedPostgres.builder()
                     .setDataDirectory(dir)
@@ -68,7 +69,8 @@ final class LocalServices {
                     .setPort(EmbeddedKafka.freePort())
                     .start();
         } catch (IOException e) {
-            throw new UncheckedIOException("starting the embedded PostgreSQL in " + dir + " failed", e);
+            throw new UncheckedIOException("starting the embedded PostgreSQL in " + dir + " failed: " + e.getMessage(),
+                    e);
         }
     }
 
