@@ -38,6 +38,8 @@ final class OrphanedPostgres {
                 return; // a running server owns it; the start fails and says the directory is in use
             }
             postmaster(pidFile).ifPresent(process -> stop(process, dataDir));
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            // this JVM runs the database there itself
         } catch (IOException e) {
             LOG.debugf("could not check %s for an orphaned PostgreSQL: %s", dataDir, e.getMessage());
         }
