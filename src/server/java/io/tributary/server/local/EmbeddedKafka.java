@@ -37,7 +37,11 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public static EmbeddedKafka start(Path dataDir, int port, Map<String, String> extraConfig) {
         int brokerPort = port == 0 ? freePort() : port;
+        // Two free ports asked one after the other can be the same one (the first was released): seen in CI.
         int controllerPort = freePort();
+        while (controllerPort == brokerPort) {
+            controllerPort = freePort();
+        }
         Map<String, String> config = new LinkedHashMap<>();
         config.put("process.roles", "broker,controller");
         config.put("node.id", "1");
