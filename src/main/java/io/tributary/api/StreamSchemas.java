@@ -38,7 +38,19 @@ final class StreamSchemas {
     record IngestionStatus(String lastCommitAt, Long tableVersion, long rowsIngested, long decodeFailures,
             List<Partition> partitions,
             @Schema(description = "Absent until a topic of the stream is found deleted and created again")
-            List<TopicRecreation> topicRecreations) {}
+            List<TopicRecreation> topicRecreations,
+            @Schema(description = "Absent until offsets of a partition are found deleted from Kafka (retention, "
+                    + "DeleteRecords) before the stream read them")
+            List<LostOffsets> lostOffsets) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @Schema(name = "StreamLostOffsets", description = "The last range of a partition's offsets that Kafka had deleted "
+            + "before the stream read them; the stream went on from the first offset the topic still had")
+    record LostOffsets(String topic, int partition, long fromOffset,
+            @Schema(description = "Exclusive") long toOffset,
+            @Schema(description = "Every offset of the partition lost so far") long totalOffsetsLost,
+            @Schema(description = "RFC 3339, UTC") String detectedAt,
+            String message) {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamTopicRecreation", description = "The last time a topic was found deleted and created again "

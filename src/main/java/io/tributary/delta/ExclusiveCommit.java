@@ -32,9 +32,10 @@ final class ExclusiveCommit {
                 .withMaxRetries(0)
                 .build(engine);
         String commitId = UUID.randomUUID().toString();
-        Map<PartitionKey, Long> decodeFailures = PositionDomains.decodeFailures(base);
-        PositionDomains.read(base).forEach((p, next) -> txn.addDomainMetadata(PositionDomains.domain(p),
-                PositionDomains.config(p, next, commitId, decodeFailures.getOrDefault(p, 0L))));
+        // Everything a position records is re-set as it was (topic id, refill mark, recreation, losses), not only
+        // the offset: a refill mark dropped here would end a Lambda's refill of a recreated topic half-way.
+        PositionDomains.details(base).forEach((p, position) -> txn.addDomainMetadata(PositionDomains.domain(p),
+                PositionDomains.config(p, position, commitId)));
         domains.forEach(txn::addDomainMetadata);
         CloseableIterable<Row> actions = AppendActions.of(engine, txn, path, base.getSchema(), files);
         TransactionCommitResult result;

@@ -10,10 +10,19 @@ import java.util.Optional;
  * <p>{@code topicId} is the Kafka topic id the offsets belong to (null: not known, the position keeps what it had).
  * {@code refill} keeps the partition marked as one whose records must be read from Kafka directly (see
  * {@link PartitionPosition#refill()}). {@code replaces} makes the range a reset: the topic was deleted and created
- * again, so the table's position, which belongs to the old topic, is replaced rather than continued.
+ * again, so the table's position, which belongs to the old topic, is replaced rather than continued. {@code lost}
+ * (null: none) names the offsets at the range's start that Kafka no longer had when they were read.
  */
 public record OffsetRange(long from, long next, long decodeFailures, String topicId, boolean refill,
-        PartitionPosition.Recreation replaces) {
+        PartitionPosition.Recreation replaces, Lost lost) {
+
+    public OffsetRange(long from, long next, long decodeFailures, String topicId, boolean refill,
+            PartitionPosition.Recreation replaces) {
+        this(from, next, decodeFailures, topicId, refill, replaces, null);
+    }
+
+    /** Offsets {@code from} to {@code to} (exclusive) were gone from the topic when the batch was read, at {@code at}. */
+    public record Lost(long from, long to, java.time.Instant at) {}
 
     public OffsetRange(long from, long next) {
         this(from, next, 0);
@@ -32,7 +41,25 @@ public record OffsetRange(long from, long next, long decodeFailures, String topi
     }
 
     public OffsetRange withTopic(String topicId, boolean refill) {
-        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces);
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, lost);
+    }
+
+    public OffsetRange withLost(Lost lost) {
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, lost);
+    }
+
+    /**
+     * The partition's last loss once this range lands on {@code prior} (null: a partition new to the table): lost
+     * offsets add up while the topic stays the same; a reset for a recreated topic starts the new one without them.
+     */
+    public Optional<PartitionPosition.Loss> lossAfter(PartitionPosition prior) {
+        Optional<PartitionPosition.Loss> kept = replaces != null || prior == null ? Optional.empty() : prior.lost();
+        if (lost == null) {
+            return kept;
+        }
+        long before = kept.map(PartitionPosition.Loss::total).orElse(0L);
+        return Optional.of(new PartitionPosition.Loss(lost.from(), lost.to(), before + (lost.to() - lost.from()),
+                lost.at()));
     }
 
     public Optional<PartitionPosition.Recreation> reset() {

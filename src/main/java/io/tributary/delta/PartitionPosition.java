@@ -12,10 +12,23 @@ import java.util.Optional;
  * @param refill whether the position was reset for a recreated topic and the records from it on still have to be read
  *        from Kafka directly: a Lambda event source mapping may go on delivering from the old topic's offsets
  * @param recreated the last time this partition's topic was found deleted and created again, if ever
+ * @param lost the last time offsets of this partition were gone from Kafka before the stream read them, if ever
  */
 public record PartitionPosition(long next, Optional<String> topicId, boolean refill, Optional<Recreation> recreated,
-        long decodeFailures) {
+        long decodeFailures, Optional<Loss> lost) {
+
+    public PartitionPosition(long next, Optional<String> topicId, boolean refill, Optional<Recreation> recreated,
+            long decodeFailures) {
+        this(next, topicId, refill, recreated, decodeFailures, Optional.empty());
+    }
 
     /** The topic was {@code previousTopicId} (empty: no id recorded) and is {@code topicId} since {@code at}. */
     public record Recreation(Optional<String> previousTopicId, long previousNext, String topicId, Instant at) {}
+
+    /**
+     * Offsets {@code from} (inclusive) to {@code to} (exclusive) were deleted from the topic (retention, DeleteRecords)
+     * before the stream read them, found at {@code at}; {@code total} counts every offset of the partition lost so
+     * far. Offsets, not records: a lost range may have held transaction markers or compacted-away records.
+     */
+    public record Loss(long from, long to, long total, Instant at) {}
 }

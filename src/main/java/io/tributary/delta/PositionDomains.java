@@ -32,11 +32,11 @@ final class PositionDomains {
 
     /** {@code decodeFailures}: the partition's decode failures since the table was created, this commit's included. */
     static String config(PartitionKey p, long next, String commitId, long decodeFailures) {
-        return config(p, next, commitId, decodeFailures, Optional.empty(), false, Optional.empty());
+        return config(p, next, commitId, decodeFailures, Optional.empty(), false, Optional.empty(), Optional.empty());
     }
 
     static String config(PartitionKey p, long next, String commitId, long decodeFailures, Optional<String> topicId,
-            boolean refill, Optional<PartitionPosition.Recreation> recreated) {
+            boolean refill, Optional<PartitionPosition.Recreation> recreated, Optional<PartitionPosition.Loss> lost) {
         ObjectNode n = JSON.createObjectNode();
         n.put("topic", p.topic());
         n.put("partition", p.partition());
@@ -56,12 +56,26 @@ final class PositionDomains {
             m.put("topic_id", r.topicId());
             m.put("at", r.at().toEpochMilli());
         });
+        lost.ifPresent(l -> {
+            ObjectNode m = n.putObject("lost");
+            m.put("from", l.from());
+            m.put("to", l.to());
+            m.put("total", l.total());
+            m.put("at", l.at().toEpochMilli());
+        });
         return n.toString();
+    }
+
+    /** {@code position} exactly as it is, written by the attempt {@code commitId}. */
+    static String config(PartitionKey p, PartitionPosition position, String commitId) {
+        return config(p, position.next(), commitId, position.decodeFailures(), position.topicId(), position.refill(),
+                position.recreated(), position.lost());
     }
 
     /**
      * The position domain of a commit: the range's values over what the table had ({@code prior}, null for a new
-     * partition). Decode failures add up; the id and the last recreation carry over while the topic stays the same.
+     * partition). Decode failures and lost offsets add up; the id, the last recreation and the last loss carry over
+     * while the topic stays the same (a reset for a recreated topic starts the new topic without the old one's loss).
      */
     static String config(PartitionKey p, OffsetRange range, String commitId, PartitionPosition prior) {
         long failures = (prior == null ? 0 : prior.decodeFailures()) + range.decodeFailures();
@@ -72,7 +86,7 @@ final class PositionDomains {
                 && topicId.equals(Optional.of(prior.recreated().get().topicId()))) {
             recreated = prior.recreated();
         }
-        return config(p, range.next(), commitId, failures, topicId, range.refill(), recreated);
+        return config(p, range.next(), commitId, failures, topicId, range.refill(), recreated, range.lossAfter(prior));
     }
 
     /**
@@ -103,9 +117,15 @@ final class PositionDomains {
                                 r.path("previous_next").asLong(0), r.path("topic_id").asText(),
                                 Instant.ofEpochMilli(r.path("at").asLong(0))))
                         : Optional.empty();
+                JsonNode l = n.path("lost");
+                Optional<PartitionPosition.Loss> lost = l.isObject()
+                        ? Optional.of(new PartitionPosition.Loss(l.path("from").asLong(0), l.path("to").asLong(0),
+                                l.path("total").asLong(0), Instant.ofEpochMilli(l.path("at").asLong(0))))
+                        : Optional.empty();
                 out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()),
                         new PartitionPosition(n.path("next").asLong(0), text(n, "topic_id"),
-                                n.path("refill").asBoolean(false), recreated, n.path("decode_failures").asLong(0)));
+                                n.path("refill").asBoolean(false), recreated, n.path("decode_failures").asLong(0),
+                                lost));
             } catch (IOException ex) {
                 throw new UncheckedIOException("unreadable position domain " + e.getKey(), ex);
             }

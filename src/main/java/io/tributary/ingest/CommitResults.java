@@ -19,14 +19,16 @@ final class CommitResults {
     static CommitResult combine(CommitResult a, CommitResult b) {
         List<List<SourceRecord>> committed = new ArrayList<>(a.committed());
         committed.addAll(b.committed());
+        List<IngestionStatus.LostOffsets> lost = new ArrayList<>(a.lost());
+        lost.addAll(b.lost());
         return new CommitResult(b.tableVersion(), b.committedAt(), a.rows() + b.rows(), a.bytes() + b.bytes(),
                 a.decodeFailures() + b.decodeFailures(), a.commitNanos() + b.commitNanos(), b.positions(), committed,
-                b.recreations(), b.reread());
+                b.recreations(), b.reread(), List.copyOf(lost));
     }
 
     static CommitResult withRecreations(CommitResult r, List<IngestionStatus.TopicRecreation> recreations,
             Set<PartitionKey> reread) {
         return new CommitResult(r.tableVersion(), r.committedAt(), r.rows(), r.bytes(), r.decodeFailures(),
-                r.commitNanos(), r.positions(), r.committed(), recreations, Set.copyOf(reread));
+                r.commitNanos(), r.positions(), r.committed(), recreations, Set.copyOf(reread), r.lost());
     }
 }

@@ -17,11 +17,19 @@ public record IngestionStatus(
         long rowsIngested,
         long decodeFailures,
         List<PartitionStatus> partitions,
-        List<TopicRecreation> topicRecreations) {
+        List<TopicRecreation> topicRecreations,
+        List<LostOffsets> lostOffsets) {
 
     public IngestionStatus(State state, String stateMessage, Instant lastCommitAt, long tableVersion,
             long rowsIngested, long decodeFailures, List<PartitionStatus> partitions) {
         this(state, stateMessage, lastCommitAt, tableVersion, rowsIngested, decodeFailures, partitions, List.of());
+    }
+
+    public IngestionStatus(State state, String stateMessage, Instant lastCommitAt, long tableVersion,
+            long rowsIngested, long decodeFailures, List<PartitionStatus> partitions,
+            List<TopicRecreation> topicRecreations) {
+        this(state, stateMessage, lastCommitAt, tableVersion, rowsIngested, decodeFailures, partitions,
+                topicRecreations, List.of());
     }
 
     public enum State { RUNNING, FAILED }
@@ -47,6 +55,32 @@ public record IngestionStatus(
                     new TopicRecreation(key.topic(), r.previousTopicId().orElse(null), r.topicId(), r.at()),
                     (a, b) -> a.at().isAfter(b.at()) ? a : b)));
             return List.copyOf(new ArrayList<>(byTopic.values()));
+        }
+    }
+
+    /**
+     * Offsets of a partition that Kafka had deleted (retention, DeleteRecords) before the stream read them: the last
+     * such range, {@code fromOffset} to {@code toOffset} (exclusive), found at {@code at}, and every offset of the
+     * partition lost so far. The stream went on from the first offset the topic still had; nothing can bring the lost
+     * records back, so the table says which they were rather than skip them without a word.
+     */
+    public record LostOffsets(String topic, int partition, long fromOffset, long toOffset, long totalOffsetsLost,
+            Instant at) {
+
+        public String message() {
+            return "offsets " + fromOffset + " to " + (toOffset - 1) + " of " + topic + "/" + partition
+                    + " were deleted from the topic (retention.ms, retention.bytes or DeleteRecords) before the stream"
+                    + " read them, found at " + at + ": " + (toOffset - fromOffset) + " offsets lost ("
+                    + totalOffsetsLost + " on this partition in all); keep the topic's retention longer than the stream"
+                    + " may stay stopped or behind";
+        }
+
+        /** The last loss of each partition the positions record, in partition order. */
+        public static List<LostOffsets> of(Map<PartitionKey, PartitionPosition> positions) {
+            List<LostOffsets> out = new ArrayList<>();
+            new TreeMap<>(positions).forEach((key, position) -> position.lost().ifPresent(l -> out.add(
+                    new LostOffsets(key.topic(), key.partition(), l.from(), l.to(), l.total(), l.at()))));
+            return List.copyOf(out);
         }
     }
 

@@ -52,12 +52,21 @@ public final class KafkaTopicIds implements TopicIds, AutoCloseable {
 
     @Override
     public synchronized Map<PartitionKey, Long> endOffsets(Set<PartitionKey> partitions) {
+        return listOffsets(partitions, OffsetSpec.latest());
+    }
+
+    @Override
+    public synchronized Map<PartitionKey, Long> startOffsets(Set<PartitionKey> partitions) {
+        return listOffsets(partitions, OffsetSpec.earliest());
+    }
+
+    private Map<PartitionKey, Long> listOffsets(Set<PartitionKey> partitions, OffsetSpec spec) {
         Map<PartitionKey, Long> out = new HashMap<>();
         if (partitions.isEmpty()) {
             return out;
         }
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions.forEach(p -> request.put(new TopicPartition(p.topic(), p.partition()), OffsetSpec.latest()));
+        partitions.forEach(p -> request.put(new TopicPartition(p.topic(), p.partition()), spec));
         var result = admin().listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED));
         for (PartitionKey p : partitions) {
             var info = await(result.partitionResult(new TopicPartition(p.topic(), p.partition())));

@@ -233,6 +233,7 @@ public final class StreamIngester {
         List<DataFile> superseded = new ArrayList<>();
         long decodeFailures = 0;
         Map<PartitionKey, Long> failuresByPartition = Map.of();
+        ExpiredOffsets expired = topicIds == null ? null : new ExpiredOffsets(topicIds);
         for (int attempt = 1; ; attempt++) {
             if (pending.isEmpty()) {
                 return Optional.empty();
@@ -255,6 +256,8 @@ public final class StreamIngester {
                 ranges.replaceAll((p, r) -> r.withTopic(ids.get(p.topic()), refilling.contains(p)));
                 tablePositions.adoptIds(ranges, ids);
             }
+            Map<PartitionKey, OffsetRange.Lost> lost = expired == null ? Map.of() : expired.in(pending, known);
+            lost.forEach((p, l) -> ranges.computeIfPresent(p, (k, r) -> r.withLost(l)));
             hook.beforeCommit();
             if (cancelled) {
                 throw new java.util.concurrent.CancellationException("the pipeline is stopping");
@@ -297,9 +300,19 @@ public final class StreamIngester {
             long commitNanos = System.nanoTime() - started;
             hook.afterCommit();
             tablePositions.committed(known, ranges);
+            List<IngestionStatus.LostOffsets> losses = lost.isEmpty() ? List.of() : lostOffsets(lost.keySet());
+            losses.forEach(l -> LOG.warnf("%s", l.message()));
             return Optional.of(new CommitResult(version, Instant.now(), pending.size, pending.bytes(),
-                    decodeFailures, commitNanos, tablePositions.nexts(), pending.partitions.values()));
+                    decodeFailures, commitNanos, tablePositions.nexts(), pending.partitions.values(), List.of(),
+                    Set.of(), losses));
         }
+    }
+
+    /** The losses of {@code partitions} as the table records them after this writer's commit. */
+    private List<IngestionStatus.LostOffsets> lostOffsets(Set<PartitionKey> partitions) {
+        Map<PartitionKey, io.tributary.delta.PartitionPosition> details = new HashMap<>(tablePositions.details());
+        details.keySet().retainAll(partitions);
+        return IngestionStatus.LostOffsets.of(details);
     }
 
     /** Test seam: how many files one batch may be written into at once. */

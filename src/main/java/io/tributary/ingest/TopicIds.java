@@ -17,6 +17,12 @@ public interface TopicIds {
     /** The end offset of each partition that exists now (read-committed); absent partitions are left out. */
     Map<PartitionKey, Long> endOffsets(Set<PartitionKey> partitions);
 
+    /**
+     * The first offset each partition still holds (its log start offset: retention and DeleteRecords move it);
+     * absent partitions are left out.
+     */
+    Map<PartitionKey, Long> startOffsets(Set<PartitionKey> partitions);
+
     /** {@code id}: Kafka's topic id in its usual base64 form. */
     record Topic(String id, int partitions) {}
 }

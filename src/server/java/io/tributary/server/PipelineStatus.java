@@ -28,6 +28,8 @@ final class PipelineStatus {
     private volatile Map<PartitionKey, Long> positions = Map.of();
     /** The last recreation of each topic, by name, as the table records it. */
     private volatile Map<String, IngestionStatus.TopicRecreation> recreations = Map.of();
+    /** The last loss of each partition, as the table records it. */
+    private volatile Map<PartitionKey, IngestionStatus.LostOffsets> lost = Map.of();
     private final Map<PartitionKey, Long> endOffsets = new ConcurrentHashMap<>();
     /** Topics the stream names that the cluster does not have (not created yet, or deleted), as last looked up. */
     private volatile List<String> missingTopics = List.of();
@@ -51,7 +53,18 @@ final class PipelineStatus {
             result.recreations().forEach(r -> merged.put(r.topic(), r));
             recreations = Map.copyOf(merged);
         }
+        if (!result.lost().isEmpty()) {
+            Map<PartitionKey, IngestionStatus.LostOffsets> merged = new TreeMap<>(lost);
+            result.lost().forEach(l -> merged.put(new PartitionKey(l.topic(), l.partition()), l));
+            lost = Map.copyOf(merged);
+        }
         running();
+    }
+
+    void lost(List<IngestionStatus.LostOffsets> fromTable) {
+        Map<PartitionKey, IngestionStatus.LostOffsets> byPartition = new TreeMap<>();
+        fromTable.forEach(l -> byPartition.put(new PartitionKey(l.topic(), l.partition()), l));
+        lost = Map.copyOf(byPartition);
     }
 
     void recreations(List<IngestionStatus.TopicRecreation> fromTable) {
@@ -122,6 +135,7 @@ final class PipelineStatus {
                     end == null ? 0 : Math.max(0, end - committed)));
         });
         return new IngestionStatus(state, message(), lastCommitAt, tableVersion, rowsIngested, decodeFailures,
-                List.copyOf(partitions), List.copyOf(new TreeMap<>(recreations).values()));
+                List.copyOf(partitions), List.copyOf(new TreeMap<>(recreations).values()),
+                List.copyOf(new TreeMap<>(lost).values()));
     }
 }

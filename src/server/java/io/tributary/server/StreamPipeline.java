@@ -135,6 +135,7 @@ final class StreamPipeline {
         details.forEach((k, v) -> positions.put(k, v.next()));
         status.opened(table.status(), positions);
         status.recreations(IngestionStatus.TopicRecreation.of(details));
+        status.lost(IngestionStatus.LostOffsets.of(details));
         if (idlePositions == null) {
             idlePositions = Map.copyOf(positions);
         }
@@ -250,7 +251,9 @@ final class StreamPipeline {
             return false;
         }
         status.opened(opened.table().status(), ingester.positions());
-        status.recreations(IngestionStatus.TopicRecreation.of(opened.table().positionDetails()));
+        Map<PartitionKey, PartitionPosition> details = opened.table().positionDetails();
+        status.recreations(IngestionStatus.TopicRecreation.of(details));
+        status.lost(IngestionStatus.LostOffsets.of(details));
         ingester.positions().keySet().forEach(metrics::lagGauge);
         try (Consumer<byte[], byte[]> c = consumers.create(spec, settings);
                 KafkaTopicIds topicIds = new KafkaTopicIds(spec.kafkaProperties())) {

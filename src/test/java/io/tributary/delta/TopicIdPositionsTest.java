@@ -74,4 +74,44 @@ class TopicIdPositionsTest {
         assertThatThrownBy(() -> table.commit(List.of(), Map.of(P, new OffsetRange(100, 101).withTopic("A", false))))
                 .isInstanceOf(PositionConflictException.class);
     }
+
+    @Test
+    void lostOffsetsAreRecordedAddUpAndGoWithTheOldTopicOnAReset() {
+        DeltaTable table = table();
+        Instant first = Instant.parse("2026-12-01T10:00:00Z");
+        table.commit(List.of(table.writeDataFile(TestRows.simple("tx", 0, 140, 150))), Map.of(P,
+                new OffsetRange(100, 150).withTopic("A", false).withLost(new OffsetRange.Lost(100, 140, first))));
+        assertThat(table.positionDetails().get(P).lost()).contains(new PartitionPosition.Loss(100, 140, 40, first));
+
+        // A commit without a loss keeps the last one; a second loss adds to the total and names its own range.
+        table.commit(List.of(), Map.of(P, new OffsetRange(150, 160).withTopic("A", false)));
+        Instant second = first.plusSeconds(60);
+        table.commit(List.of(), Map.of(P,
+                new OffsetRange(160, 170).withTopic("A", false).withLost(new OffsetRange.Lost(160, 165, second))));
+        assertThat(table.positionDetails().get(P).lost()).contains(new PartitionPosition.Loss(160, 165, 45, second));
+
+        // A recreated topic starts without the old topic's losses.
+        table.commit(List.of(), Map.of(P, OffsetRange.reset(0,
+                new PartitionPosition.Recreation(Optional.of("A"), 170, "B", second.plusSeconds(1)))));
+        assertThat(table.positionDetails().get(P).lost()).isEmpty();
+    }
+
+    @Test
+    void anExclusiveCommitKeepsEverythingAPositionRecords() {
+        DeltaTable table = table();
+        Instant at = Instant.parse("2026-12-01T10:00:00Z");
+        table.commit(List.of(), Map.of(P, new OffsetRange(100, 120, 3).withTopic("A", false)
+                .withLost(new OffsetRange.Lost(100, 110, at))));
+        table.commit(List.of(), Map.of(P, OffsetRange.reset(0,
+                new PartitionPosition.Recreation(Optional.of("A"), 120, "B", at.plusSeconds(5)))));
+        PartitionPosition before = table.positionDetails().get(P);
+        assertThat(before.refill()).isTrue();
+
+        // The backfill merge's commit: it re-sets every position domain so that a stream commit conflicts with it.
+        table.commitExclusive(table.status().version(), List.of(table.writeDataFile(TestRows.simple("tx", 0, 0, 3))), Map.of());
+
+        // Before, only the offset and the decode failures survived: the topic id, the refill mark (so a Lambda's
+        // refill of the recreated topic ended half-way) and the recreation were dropped.
+        assertThat(table.positionDetails().get(P)).isEqualTo(before);
+    }
 }

@@ -62,7 +62,7 @@ class StreamStatuses {
                         new IngestionStatus.PartitionStatus(k.topic(), k.partition(), p.next(), -1)));
                 return new IngestionStatus(IngestionStatus.State.RUNNING, null, s.lastCommitAt().orElse(null),
                         s.version(), s.numRecords(), s.decodeFailures(), partitions,
-                        IngestionStatus.TopicRecreation.of(positions));
+                        IngestionStatus.TopicRecreation.of(positions), IngestionStatus.LostOffsets.of(positions));
             } catch (RuntimeException e) {
                 LOG.warnf("reading the status of stream %s from its table failed: %s", row.fullName,
                         e.getClass().getName());

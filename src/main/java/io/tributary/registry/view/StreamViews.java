@@ -134,6 +134,21 @@ public final class StreamViews {
                 }
                 g.writeEndArray();
             }
+            if (!status.lostOffsets().isEmpty()) {
+                g.writeArrayFieldStart("lost_offsets");
+                for (IngestionStatus.LostOffsets l : status.lostOffsets()) {
+                    g.writeStartObject();
+                    g.writeStringField("topic", l.topic());
+                    g.writeNumberField("partition", l.partition());
+                    g.writeNumberField("from_offset", l.fromOffset());
+                    g.writeNumberField("to_offset", l.toOffset());
+                    g.writeNumberField("total_offsets_lost", l.totalOffsetsLost());
+                    g.writeStringField("detected_at", time(l.at()));
+                    g.writeStringField("message", l.message());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             g.writeEndObject();
         }
         g.writeObjectFieldStart("backfill_status");

@@ -42,7 +42,8 @@ import org.junit.jupiter.api.TestInstance;
  * no topic id, and the event source mapping may go on delivering from the old topic's offsets or start the new topic
  * from its beginning. Either way the new topic lands from its first record, once, next to the old topic's rows; the
  * stream's status (read from the table, as stream-api does) says what happened. Batches are polled from the real test
- * broker and posted to the mock event server; the table is read back with Kernel's scan.
+ * broker and posted to the mock event server; the table is read back with Kernel's scan. Also the other way the
+ * topic changes under a mapping: offsets deleted by retention before they were delivered are recorded as lost.
  */
 @Tag("quarkus")
 @QuarkusTest
@@ -127,6 +128,34 @@ class IngestTopicRecreateTest {
                 .isEqualTo(180);
         assertThat(rows(stream)).containsExactlyInAnyOrderElementsOf(want);
         assertRecreated(stream, topic, oldId, newId);
+    }
+
+    @Test
+    void offsetsTheTopicDeletedBeforeTheMappingDeliveredThemAreRecordedAsLost() throws Throwable {
+        String topic = topic(1);
+        Stream stream = create(topic);
+        List<String> want = new ArrayList<>(produce(topic, 1, 10, "early"));
+        assertThat(invoke(stream, IngestFixtures.mskEventOf(IngestFixtures.readAll(bootstrap, topic)))
+                .getInt("rows_added")).isEqualTo(10);
+
+        // Retention deletes offsets 10 to 49 before the mapping delivers them; it goes on from the log's start.
+        List<String> late = produce(topic, 1, 90, "late");
+        admin.deleteRecords(Map.of(new org.apache.kafka.common.TopicPartition(topic, 0),
+                org.apache.kafka.clients.admin.RecordsToDelete.beforeOffset(50))).all().get();
+        want.addAll(late.subList(40, 90));
+        assertThat(invoke(stream, IngestFixtures.mskEventOf(IngestFixtures.readAll(bootstrap, topic)))
+                .getInt("rows_added")).isEqualTo(50);
+        assertThat(rows(stream)).containsExactlyInAnyOrderElementsOf(want);
+
+        // stream-api reads the status from the table: the loss is there for it.
+        JsonNode view = new ObjectMapper().readTree(VertxContextSupport.subscribeAndAwait(
+                () -> streams.get(ROOT, stream.name())).utf8());
+        JsonNode lost = view.path("ingestion_status").path("lost_offsets");
+        assertThat(lost.size()).as(view.toString()).isEqualTo(1);
+        assertThat(lost.get(0).path("from_offset").asLong()).isEqualTo(10);
+        assertThat(lost.get(0).path("to_offset").asLong()).isEqualTo(50);
+        assertThat(lost.get(0).path("total_offsets_lost").asLong()).isEqualTo(40);
+        assertThat(lost.get(0).path("message").asText()).contains("were deleted from the topic");
     }
 
     private void assertRecreated(Stream stream, String topic, String oldId, String newId) throws Throwable {
