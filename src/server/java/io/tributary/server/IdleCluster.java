@@ -62,6 +62,11 @@ final class IdleCluster {
         this.properties = properties;
     }
 
+    /** The connection properties this cluster's admin client was opened with. */
+    Map<String, String> properties() {
+        return properties;
+    }
+
     void check(List<StreamPipeline> idle) {
         long now = System.nanoTime();
         if (now < retryAtNanos) {

@@ -130,8 +130,14 @@ final class IdleWatch implements AutoCloseable {
                     continue;
                 }
             }
-            IdleCluster cluster = clusterOf.computeIfAbsent(pipeline,
-                    p -> clusters.computeIfAbsent(p.spec().kafkaProperties(), props -> new IdleCluster(settings, props)));
+            // A pipeline whose spec was read again (a secret it uses was put anew) moves to the cluster of its new
+            // properties; the identity check keeps the round from hashing every stream's properties.
+            IdleCluster cluster = clusterOf.get(pipeline);
+            Map<String, String> properties = pipeline.spec().kafkaProperties();
+            if (cluster == null || cluster.properties() != properties) {
+                cluster = clusters.computeIfAbsent(properties, props -> new IdleCluster(settings, props));
+                clusterOf.put(pipeline, cluster);
+            }
             idleByCluster.computeIfAbsent(cluster, k -> new ArrayList<>()).add(pipeline);
         }
         clusterOf.keySet().retainAll(pipelines);

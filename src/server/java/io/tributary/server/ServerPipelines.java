@@ -2,11 +2,13 @@ package io.tributary.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.IngestionStatusSource;
 import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
+import io.tributary.registry.directory.StreamDirectory;
 import io.tributary.registry.lock.StreamWriteLocks;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -36,19 +38,33 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     private final MeterRegistry registry;
     private final LifecycleEmitter lifecycle;
     private final IdleWatch idleWatch;
+    private final StreamPipeline.SpecSource specs;
 
     @Inject
     ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle,
-            StreamWriteLocks writeLocks) {
+            StreamWriteLocks writeLocks, StreamDirectory directory) {
         // Every commit under the stream's write lock: a delete on another server stops this pipeline only through
         // the lifecycle channel, later; the lock makes its next commit find the stream gone instead.
         this(config, new TableIngesters(tables, spec -> writeLocks.forStream(spec.streamId(), spec.tableLocation())),
-                registry, lifecycle);
+                registry, lifecycle,
+                spec -> {
+                    try {
+                        return VertxContextSupport.subscribeAndAwait(() -> directory.byId(spec.streamId()));
+                    } catch (Throwable e) {
+                        throw new IllegalStateException("reading stream " + spec.streamName() + " failed", e);
+                    }
+                });
     }
 
     /** For processes without a registry (bench/multi-server's servers): {@code ingesters} brings its own fence. */
     ServerPipelines(IngestConfig config, IngesterFactory ingesters, MeterRegistry registry,
             LifecycleEmitter lifecycle) {
+        this(config, ingesters, registry, lifecycle, StreamPipeline.SpecSource.FIXED);
+    }
+
+    private ServerPipelines(IngestConfig config, IngesterFactory ingesters, MeterRegistry registry,
+            LifecycleEmitter lifecycle, StreamPipeline.SpecSource specs) {
+        this.specs = specs;
         this.settings = PipelineSettings.of(config);
         this.ingesters = ingesters;
         this.registry = registry;
@@ -83,8 +99,8 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     void startHere(PipelineSpec spec) {
         pipelines.computeIfAbsent(spec.streamId(), id -> {
             PipelineStatus status = new PipelineStatus();
-            StreamPipeline pipeline = new StreamPipeline(spec, settings, ingesters, status,
-                    new PipelineMetrics(registry, spec.streamName(), status));
+            StreamPipeline pipeline = new StreamPipeline(spec, specs, settings, ingesters, KafkaConsumers::create,
+                    status, new PipelineMetrics(registry, spec.streamName(), status));
             idleWatch.watch(pipeline);
             LOG.debugf("started ingesting %s into %s", spec.streamName(), spec.tableLocation());
             return pipeline;

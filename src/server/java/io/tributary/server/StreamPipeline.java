@@ -12,6 +12,7 @@ import io.tributary.retry.Backoff;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,9 @@ final class StreamPipeline {
     /** A failed stream starts over after this, doubling while it keeps failing. */
     private static final Backoff BACKOFF = Backoff.exponential(Duration.ofSeconds(1), Duration.ofSeconds(30));
 
-    private final PipelineSpec spec;
+    /** Read again from the registry after a failure, so a secret put anew reaches a running stream. */
+    private volatile PipelineSpec spec;
+    private final SpecSource specs;
     private final PipelineSettings settings;
     private final IngesterFactory ingesters;
     private final ConsumerFactory consumers;
@@ -65,7 +68,14 @@ final class StreamPipeline {
     /** @param consumers opens the stream's Kafka consumer for each activation (a seam for tests) */
     StreamPipeline(PipelineSpec spec, PipelineSettings settings, IngesterFactory ingesters, ConsumerFactory consumers,
             PipelineStatus status, PipelineMetrics metrics) {
+        this(spec, SpecSource.FIXED, settings, ingesters, consumers, status, metrics);
+    }
+
+    /** @param specs reads the stream's spec again after a failure (its secrets may have been put anew) */
+    StreamPipeline(PipelineSpec spec, SpecSource specs, PipelineSettings settings, IngesterFactory ingesters,
+            ConsumerFactory consumers, PipelineStatus status, PipelineMetrics metrics) {
         this.spec = spec;
+        this.specs = specs;
         this.settings = settings;
         this.ingesters = ingesters;
         this.consumers = consumers;
@@ -229,11 +239,36 @@ final class StreamPipeline {
                     long backoffMs = retries.next().toMillis();
                     LOG.warnf("stream %s failed, retrying in %d ms: %s", spec.streamName(), backoffMs, why);
                     sleep(backoffMs);
+                    readSpecAgain();
                 }
             }
         } finally {
             active = false;
         }
+    }
+
+    /**
+     * The spec holds the stream's secrets as they were when it was read. A failure may be a secret that was rotated
+     * (a keystore or schema registry password refused), and retrying with the old values would fail until the server
+     * restarts; so before each retry the spec is read again. When the registry cannot answer, the old spec stays.
+     */
+    private void readSpecAgain() {
+        try {
+            specs.latest(spec).ifPresent(latest -> spec = latest);
+        } catch (RuntimeException e) {
+            LOG.debugf("reading the spec of stream %s again failed, retrying with the one it has: %s",
+                    spec.streamName(), e.toString());
+        }
+    }
+
+    /** Where a pipeline reads its stream's spec again. */
+    @FunctionalInterface
+    interface SpecSource {
+        /** Keeps the spec a pipeline was started with (tests, processes without a registry). */
+        SpecSource FIXED = Optional::of;
+
+        /** The stream's spec as the registry has it now; empty when the stream is gone (its delete stops the pipeline). */
+        Optional<PipelineSpec> latest(PipelineSpec current);
     }
 
     /** Opens the Kafka consumer of one activation of a stream. */

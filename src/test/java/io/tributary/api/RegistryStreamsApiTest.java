@@ -24,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -184,5 +187,64 @@ class RegistryStreamsApiTest {
                 .post(STREAMS).then().statusCode(400)
                 .body("message", startsWith(REG + ".payload_schema_locator.confluent_schema.subject:"))
                 .body("message", containsString("direct_schemas"));
+    }
+
+    /**
+     * The registry's secret is rotated while the stream runs: the registry stops taking the old one and the secret is
+     * put anew. Before, a running pipeline kept the secret it was started with and failed on every retry until the
+     * server restarted; now it reads its spec again before each retry.
+     */
+    @Test
+    void aRotatedRegistrySecretReachesTheRunningStream() throws Exception {
+        String rotating = unique("rot");
+        try (BasicAuthProxy gate = new BasicAuthProxy(registry.url(), API_KEY, "rot-secret-1");
+                KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", bootstrap),
+                        new ByteArraySerializer(), new ByteArraySerializer())) {
+            as(ALICE).body("{\"scope\": \"" + scope + "\", \"key\": \"" + rotating
+                    + "\", \"string_value\": \"rot-secret-1\"}").post("/api/2.0/secrets/put").then().statusCode(200);
+            String conn = unique("kafka-rot");
+            as(ALICE).body("{\"name\": \"" + conn + "\", \"connection_type\": \"KAFKA\", \"options\": {"
+                    + "\"bootstrap_servers\": \"" + bootstrap + "\", \"schema_registry_url\": \"" + gate.url()
+                    + "/apis/ccompat/v7\", \"schema_registry_api_key\": \"" + API_KEY + "\", "
+                    + "\"schema_registry_api_secret\": {\"scope\": \"" + scope + "\", \"key\": \"" + rotating
+                    + "\"}}}").post("/api/2.0/connections").then().statusCode(200);
+            String subject = unique("rot") + "-value";
+            int v1 = ConfluentWire.register(registry.url(), subject, "AVRO", AVRO);
+            String rotTopic = unique("rot");
+            try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+                admin.createTopics(List.of(new NewTopic(rotTopic, 1, (short) 1))).all().get();
+            }
+            String name = "main.sr." + unique("rot").replace('-', '_');
+            ObjectNode body = with(with(valid(name, conn, rotTopic), "schema_config.direct_schemas", null), REG,
+                    json("{\"payload_schema_locator\": " + locator(subject, "FORMAT_AVRO") + "}"));
+            as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(200);
+
+            org.apache.avro.generic.GenericRecord first = new org.apache.avro.generic.GenericData.Record(
+                    ConfluentWire.parse(AVRO));
+            first.put("id", 1L);
+            producer.send(new ProducerRecord<>(rotTopic, ConfluentWire.avro(v1, first))).get();
+            awaitRows(name, 1);
+
+            gate.accept(API_KEY, "rot-secret-2");
+            as(ALICE).body("{\"scope\": \"" + scope + "\", \"key\": \"" + rotating
+                    + "\", \"string_value\": \"rot-secret-2\"}").post("/api/2.0/secrets/put").then().statusCode(200);
+            // A new writer schema: the stream must ask the registry, with the rotated secret, to decode it.
+            int v2 = ConfluentWire.register(registry.url(), subject, "AVRO", AVRO_V2);
+            org.apache.avro.generic.GenericRecord second = new org.apache.avro.generic.GenericData.Record(
+                    ConfluentWire.parse(AVRO_V2));
+            second.put("id", 2L);
+            second.put("note", "after the rotation");
+            producer.send(new ProducerRecord<>(rotTopic, ConfluentWire.avro(v2, second))).get();
+            awaitRows(name, 2);
+            as(ALICE).get(STREAMS + "/" + name).then().statusCode(200).body("state", equalTo("RUNNING"))
+                    .body("ingestion_status.decode_failures", equalTo(0));
+            as(ALICE).delete(STREAMS + "/" + name).then().statusCode(200);
+        }
+    }
+
+    private static void awaitRows(String stream, int rows) {
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60))
+                .pollInterval(java.time.Duration.ofMillis(500)).until(() -> as(ALICE).get(STREAMS + "/" + stream)
+                        .jsonPath().getLong("ingestion_status.rows_ingested") >= rows);
     }
 }

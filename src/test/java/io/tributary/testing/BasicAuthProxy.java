@@ -20,7 +20,7 @@ import java.util.Base64;
 public final class BasicAuthProxy implements AutoCloseable {
     private final HttpServer server;
     private final String upstream;
-    private final String expected;
+    private volatile String expected;
     private final HttpClient http = HttpClient.newHttpClient();
 
     /** @param upstreamUrl any URL of the registry; the proxy serves the same paths on its own origin, {@link #url()} */
@@ -32,6 +32,12 @@ public final class BasicAuthProxy implements AutoCloseable {
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::handle);
         server.start();
+    }
+
+    /** From now on only these credentials pass: the registry's credentials were rotated. */
+    public void accept(String user, String password) {
+        this.expected = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password)
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     public String url() {
