@@ -1,6 +1,7 @@
 package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
+import io.tributary.delta.WarehouseUnavailableException;
 import io.tributary.registry.health.RegistryHealth;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
@@ -65,6 +66,13 @@ public class ErrorMapper {
             return Uni.createFrom().item(ErrorBody.response(ErrorCode.RESOURCE_CONFLICT, "a concurrent request "
                     + "changed the same object first; this request changed nothing: read the object again and retry"));
         }
+        WarehouseUnavailableException warehouse = warehouse(e);
+        if (warehouse != null) {
+            // The server's storage, not the request: the message names the setting to fix, and nothing was changed.
+            LOG.warnf("request failed: %s", warehouse.getMessage());
+            return Uni.createFrom().item(registry(new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE,
+                    warehouse.getMessage())));
+        }
         Throwable lost = lostConnection(e);
         if (lost != null && health.failure() == null) {
             LOG.warnf("request failed on a lost connection: %s", lost.getMessage());
@@ -87,6 +95,15 @@ public class ErrorMapper {
         LOG.errorf(e, "request failed unexpectedly");
         return ErrorBody.response(ErrorCode.INTERNAL_ERROR,
                 "the server failed to handle the request; the server log has the details");
+    }
+
+    static WarehouseUnavailableException warehouse(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof WarehouseUnavailableException w) {
+                return w;
+            }
+        }
+        return null;
     }
 
     /**

@@ -8,12 +8,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -257,8 +259,33 @@ final class S3Storage implements Storage {
         }
     }
 
+    /**
+     * A failure of the warehouse as a whole (no bucket, credentials refused, endpoint unreachable) says which setting
+     * to fix; a stream create would otherwise answer 500 and a pipeline show the SDK's words only.
+     */
     static IOException io(String what, Location l, SdkException e) {
-        return new IOException("S3 " + what + " of " + l.uri() + " failed: " + e.getMessage(), e);
+        String failed = "S3 " + what + " of " + l.uri() + " failed: " + e.getMessage();
+        if (e instanceof NoSuchBucketException
+                || e instanceof S3Exception s && "NoSuchBucket".equals(errorCode(s))) {
+            return new WarehouseUnavailableException("the warehouse bucket '" + l.bucket() + "' does not exist: "
+                    + "create it, or point TRIBUTARY_WAREHOUSE at an existing bucket (" + failed + ")", e);
+        }
+        if (e instanceof S3Exception s && (s.statusCode() == 401 || s.statusCode() == 403)) {
+            return new WarehouseUnavailableException("S3 refused access to " + l.uri() + " (HTTP " + s.statusCode()
+                    + (errorCode(s) == null ? "" : ", " + errorCode(s)) + "): check the server's AWS credentials "
+                    + "(the default chain: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile or a role), "
+                    + "TRIBUTARY_S3_REGION and the bucket's policy (" + failed + ")", e);
+        }
+        if (e instanceof SdkClientException) {
+            return new WarehouseUnavailableException("the warehouse at " + l.uri() + " cannot be reached: "
+                    + e.getMessage() + "; check TRIBUTARY_S3_ENDPOINT (or the network to S3) and that AWS "
+                    + "credentials are available to the server", e);
+        }
+        return new IOException(failed, e);
+    }
+
+    private static String errorCode(S3Exception e) {
+        return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
     }
 
     private static void sleep(long millis) throws IOException {

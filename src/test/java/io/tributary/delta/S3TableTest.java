@@ -49,6 +49,35 @@ class S3TableTest {
         return Tables.forWarehouse("s3://" + BUCKET + "/tables", Optional.of(s3.endpoint()));
     }
 
+    /** Before, a create against a missing bucket answered 500 and the pipeline showed only the SDK's words. */
+    @Test
+    void aMissingBucketOrAnUnreachableEndpointSaysWhichSettingToFix() throws Exception {
+        Tables noBucket = Tables.forWarehouse("s3://no-such-bucket/tables", Optional.of(s3.endpoint()));
+        assertThatThrownBy(() -> noBucket.exists(noBucket.defaultLocation("main", "s", "t")))
+                .hasRootCauseInstanceOf(software.amazon.awssdk.services.s3.model.NoSuchBucketException.class)
+                .satisfies(e -> assertThat(warehouseFailure(e)).hasMessageContaining(
+                        "the warehouse bucket 'no-such-bucket' does not exist", "TRIBUTARY_WAREHOUSE"));
+
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        Tables unreachable = Tables.forWarehouse("s3://" + BUCKET + "/tables",
+                Optional.of("http://127.0.0.1:" + closed));
+        assertThatThrownBy(() -> unreachable.exists(unreachable.defaultLocation("main", "s", "t")))
+                .satisfies(e -> assertThat(warehouseFailure(e)).hasMessageContaining("cannot be reached",
+                        "TRIBUTARY_S3_ENDPOINT"));
+    }
+
+    private static WarehouseUnavailableException warehouseFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof WarehouseUnavailableException w) {
+                return w;
+            }
+        }
+        throw new AssertionError("no WarehouseUnavailableException in the chain of " + e, e);
+    }
+
     @Test
     void roundTripPositionsCheckpointsAndDelete() {
         Tables tables = tables();
