@@ -16,12 +16,21 @@ public class ConsoleRoutes {
             + "img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
     void install(@Observes Router router) {
-        router.get("/console").order(Integer.MIN_VALUE + 1).handler(ctx -> ctx.response().setStatusCode(302)
-                .putHeader("Location", "console/").end());
+        // Vert.x matches "/console" to "/console/" as well; only the bare path is redirected.
+        router.get("/console").order(Integer.MIN_VALUE + 1).handler(ctx -> {
+            if (!ctx.request().path().equals("/console")) {
+                ctx.next();
+                return;
+            }
+            ctx.response().setStatusCode(302).putHeader("Location", "console/").end();
+        });
         router.get("/console/*").order(Integer.MIN_VALUE + 1).handler(ctx -> {
-            ctx.response().putHeader("Content-Security-Policy", POLICY)
-                    .putHeader("X-Content-Type-Options", "nosniff")
-                    .putHeader("Cache-Control", "no-cache");
+            // Set as the headers go out, after the static handler's own: it marks files immutable for a day, and a
+            // browser would then keep an old console.js across a server upgrade.
+            ctx.addHeadersEndHandler(v -> ctx.response().headers()
+                    .set("Content-Security-Policy", POLICY)
+                    .set("X-Content-Type-Options", "nosniff")
+                    .set("Cache-Control", "no-cache"));
             ctx.next();
         });
     }

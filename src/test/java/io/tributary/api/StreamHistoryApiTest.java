@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code GET …/streams/{name}/history} (SPEC 2.3.1): the rows per minute the console charts, counted from the commits
+ * {@code GET …/streams/{name}/history} (SPEC 8): the rows per minute the console charts, counted from the commits
  * of the stream's table; a compaction of the same rows adds none.
  */
 @Tag("quarkus")

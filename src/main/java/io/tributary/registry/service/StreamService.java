@@ -71,7 +71,7 @@ public class StreamService {
 
     /**
      * The rows the stream's table gained per minute over the last {@code minutesParam} minutes (1–1440, default 60),
-     * oldest minute first, every minute present, read from the table's Delta log (SPEC 2.3.1). Needs SELECT, as GET.
+     * oldest minute first, every minute present, read from the table's Delta log (SPEC 8). Needs SELECT, as GET.
      */
     public Uni<Map<String, Object>> history(Principal caller, String nameParam, Integer minutesParam) {
         String fullName = Names.fullName("name", nameParam);
