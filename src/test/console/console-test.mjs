@@ -176,6 +176,8 @@ try {
       const r = await page.evaluate(() => window.consoleRender);
       runs.push({wall, build: r.buildMs, total: r.totalMs, request: r.requestToRowsMs});
     }
+    // The synthesized list, with its STALLED rows (every 97th): docs/console-list-1000.png.
+    if (SHOTS) await page.screenshot({path: path.join(SHOTS, 'console-list-1000.png'), fullPage: false});
     await page.unroute('**/api/2.0/feature-engineering/streams?*');
     const stalledRows = await page.locator('#streams tr.stalled .state-STALLED').count();
     if (stalledRows !== 11) throw new Error(stalledRows + ' stalled rows styled, expected 11');
