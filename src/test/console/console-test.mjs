@@ -149,12 +149,14 @@ try {
   });
 
   // ---- 1,000 streams: the list response captured from the server, its streams copied to 1,000 ----
-  await check('renders 1,000 streams within ' + RENDER_GOAL_MS + ' ms', async () => {
+  // The figure is printed, not judged here (timed checks belong in bench/: bench/console/run.sh holds the goal).
+  await check('renders 1,000 streams, STALLED ones marked', async () => {
     const q = '?catalog_name=' + encodeURIComponent(CATALOG) + '&schema_name=' + encodeURIComponent(SCHEMA) + '&max_results=1000';
     const captured = await page.evaluate(async ([q, token]) => {
       const r = await fetch('../api/2.0/feature-engineering/streams' + q, {headers: token ? {Authorization: 'Bearer ' + token} : {}});
       return r.json();
     }, [q, TOKEN]);
+    if (SHOTS) fs.writeFileSync(path.join(SHOTS, 'list-response.json'), JSON.stringify(captured, null, 1));
     const real = captured.streams;
     if (!real.length) throw new Error('nothing captured');
     const many = [];
@@ -188,9 +190,8 @@ try {
     console.log('FIGURE console list, 1,000 streams (' + body.length + ' bytes of JSON): render (rows built, placed and '
       + 'laid out) median ' + render.toFixed(1) + ' ms; list request sent to 1,000 rows laid out (JSON through '
       + 'Playwright\'s interception, parsed, rendered) median ' + request.toFixed(1) + ' ms; navigation to 1,000 rows '
-      + '(page, scripts and list) median ' + wall + ' ms; goal ' + RENDER_GOAL_MS + ' ms for the render; runs '
+      + '(page, scripts and list) median ' + wall + ' ms (goal ' + RENDER_GOAL_MS + ' ms for the render: bench/console/run.sh); runs '
       + JSON.stringify(runs.map(r => ({build: +r.build.toFixed(1), render: +r.total.toFixed(1), request: +r.request.toFixed(1), wall: r.wall}))));
-    if (render >= RENDER_GOAL_MS) throw new Error('render took ' + render + ' ms');
     return 'render ' + render.toFixed(1) + ' ms, request to rows ' + request.toFixed(1) + ' ms, navigation ' + wall + ' ms';
   });
 
