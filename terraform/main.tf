@@ -83,6 +83,7 @@ module "http_api" {
   function_invoke_arn    = module.function["stream-api"].target_invoke_arn
   function_qualifier     = module.function["stream-api"].qualifier
   route_keys             = [for r in split(",", local.functions["stream-api"].properties["function.trigger.routes"]) : trimspace(r)]
+  public_route_keys      = [for r in split(",", lookup(local.functions["stream-api"].properties, "function.trigger.public-routes", "")) : trimspace(r) if trimspace(r) != ""]
   jwt_issuer             = var.jwt_issuer
   jwt_audience           = var.jwt_audience
   log_retention_days     = var.log_retention_days

@@ -34,6 +34,16 @@ resource "aws_apigatewayv2_route" "function" {
   authorizer_id      = aws_apigatewayv2_authorizer.jwt.id
 }
 
+# The web console's static files (function.trigger.public-routes): a browser loads them without a token, so they are
+# routed without the authorizer; the console then calls the routes above with the user's token.
+resource "aws_apigatewayv2_route" "public" {
+  for_each           = toset(var.public_route_keys)
+  api_id             = aws_apigatewayv2_api.this.id
+  route_key          = each.value
+  target             = "integrations/${aws_apigatewayv2_integration.function.id}"
+  authorization_type = "NONE"
+}
+
 resource "aws_cloudwatch_log_group" "access" {
   name              = "/aws/apigateway/${var.name}"
   retention_in_days = var.log_retention_days

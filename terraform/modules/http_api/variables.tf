@@ -29,6 +29,17 @@ variable "route_keys" {
   }
 }
 
+variable "public_route_keys" {
+  description = "Routes sent to the function without the JWT authorizer: the web console's static files only, e.g. \"GET /console/{proxy+}\" (function.trigger.public-routes)."
+  type        = list(string)
+  default     = []
+
+  validation {
+    condition     = alltrue([for r in var.public_route_keys : can(regex("^GET /console(/\\{proxy\\+\\})?$", r))])
+    error_message = "public_route_keys may only hold 'GET /console' and 'GET /console/{proxy+}': every other route needs the authorizer."
+  }
+}
+
 variable "jwt_issuer" {
   description = "Issuer URL of the JWTs the authorizer accepts."
   type        = string

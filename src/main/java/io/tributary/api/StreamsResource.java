@@ -53,6 +53,14 @@ public class StreamsResource {
     }
 
     @GET
+    @Path("/{name}/history")
+    @Operation(summary = "Rows the stream's table gained per minute over the last minutes (1-1440, default 60), "
+            + "read from the table's Delta log")
+    public Uni<Map<String, Object>> history(@PathParam("name") String name, @QueryParam("minutes") String minutes) {
+        return streams.history(caller.principal(), name, integer("minutes", minutes, "use 1 to 1440"));
+    }
+
+    @GET
     @Operation(summary = "List the streams of a catalog (and schema) the caller may read, by name, in pages")
     @APIResponse(responseCode = "200", description = "One page of streams, ordered by name",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
@@ -60,7 +68,7 @@ public class StreamsResource {
     public Uni<JsonBody> list(@QueryParam("catalog_name") String catalog,
             @QueryParam("schema_name") String schema, @QueryParam("max_results") String maxResults,
             @QueryParam("page_token") String pageToken, @QueryParam("include_schemas") String includeSchemas) {
-        return streams.list(caller.principal(), catalog, schema, integer("max_results", maxResults), pageToken,
+        return streams.list(caller.principal(), catalog, schema, integer("max_results", maxResults, "use 1 to 1000"), pageToken,
                 bool("include_schemas", includeSchemas));
     }
 
@@ -71,14 +79,14 @@ public class StreamsResource {
         return streams.delete(caller.principal(), name).replaceWith(Map.of());
     }
 
-    private static Integer integer(String field, String value) {
+    private static Integer integer(String field, String value, String range) {
         if (value == null || value.isEmpty()) {
             return null;
         }
         try {
             return Integer.valueOf(value.trim());
         } catch (NumberFormatException e) {
-            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": is not an integer; use 1 to 1000");
+            throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE, field + ": is not an integer; " + range);
         }
     }
 

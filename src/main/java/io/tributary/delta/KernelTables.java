@@ -151,6 +151,12 @@ final class KernelTables implements Tables {
         return DataFileSummaries.of(engine, latest(qualify(location)));
     }
 
+    @Override
+    public TableHistory history(String location, java.time.Instant since, int maxCommits) {
+        String path = qualify(location);
+        return CommitHistory.read(storage, path, latest(path).getVersion(), since, maxCommits);
+    }
+
     Engine engine() {
         return engine;
     }

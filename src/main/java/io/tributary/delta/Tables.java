@@ -68,4 +68,12 @@ public interface Tables {
 
     /** The live data files of the table's latest snapshot with their statistics. Works for any Delta table. */
     List<DataFileSummary> dataFiles(String location);
+
+    /**
+     * The table's commits since {@code since}, newest first, at most {@code maxCommits} of them, with the rows each
+     * added (for the console's rows-per-minute chart). Works for any Delta table.
+     *
+     * @throws NoSuchTableException when there is no Delta log at the location
+     */
+    TableHistory history(String location, java.time.Instant since, int maxCommits);
 }

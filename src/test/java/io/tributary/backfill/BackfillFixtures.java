@@ -39,7 +39,7 @@ import org.apache.avro.generic.GenericRecord;
  * i % 13 = 0 deleted), ingestion tables made like the ingest pipeline makes them, and the reference merge the
  * results are compared with.
  */
-final class BackfillFixtures {
+public final class BackfillFixtures {
     static final Instant BASE = Instant.parse("2026-01-01T00:00:00Z");
     static final String TOPIC = "tx";
     static final PartitionKey P0 = new PartitionKey(TOPIC, 0);
@@ -99,7 +99,7 @@ final class BackfillFixtures {
      * A stream row of a table of {@link #TX_STREAM}'s shape in that table's own row schema ({@code rowSchema}, e.g.
      * its {@code DeltaTable.rowSchema()}), amount 1, on {@code topic}'s partition 0.
      */
-    static GenericRecord txRow(Schema rowSchema, String key, String txId, Instant ts, String topic, long offset) {
+    public static GenericRecord txRow(Schema rowSchema, String key, String txId, Instant ts, String topic, long offset) {
         Schema value = rowSchema.getField("value").schema().getTypes().get(1);
         GenericRecord v = new GenericData.Record(value);
         v.put("transaction_id", txId);
@@ -139,14 +139,14 @@ final class BackfillFixtures {
     }
 
     /** A stream created through the API by {@link #createTxStreamWithHistory}, and the create's response. */
-    record ApiStream(String name, String topic, String source, JsonPath created) {}
+    public record ApiStream(String name, String topic, String source, JsonPath created) {}
 
     /**
      * Creates {@code main.<schema>.tx} through the API as ROOT: JSON transactions on a new one-partition topic of the
      * broker at {@code bootstrap}, deduplicated on {@code value.transaction_id}, with the Spark-written tx_history
      * (copied to {@code main.<schema>.tx_history}'s default location) as its backfill source.
      */
-    static ApiStream createTxStreamWithHistory(Tables tables, String bootstrap, String schema) throws Exception {
+    public static ApiStream createTxStreamWithHistory(Tables tables, String bootstrap, String schema) throws Exception {
         String source = tables.defaultLocation("main", schema, "tx_history");
         copy("tx_history", Path.of(source.replaceFirst("^file:", "")).getParent());
         String connection = Api.unique("kafka");

@@ -63,7 +63,7 @@ class TerraformTest extends TerraformParsed {
         }
     }
 
-    private static void assertHttpApiRoute(String function) {
+    private static void assertHttpApiRoute(String function) throws IOException {
         TerraformModel.Block api = single(model.blocks("module", ""),
                 b -> b.body().path("source").asText().equals("./modules/http_api")
                         && refersTo(b.body().get("function_invoke_arn"), "", function));
@@ -76,7 +76,17 @@ class TerraformTest extends TerraformParsed {
                 b -> b.body().path("integration_uri").asText().equals("${var.function_invoke_arn}"));
         assertThat(integration.body().path("integration_type").asText()).isEqualTo("AWS_PROXY");
         TerraformModel.Block route = single(inModule(model.blocks("resource", "aws_apigatewayv2_route"), dir),
-                b -> b.body().path("target").asText().contains("aws_apigatewayv2_integration." + integration.name()));
+                b -> b.body().path("target").asText().contains("aws_apigatewayv2_integration." + integration.name())
+                        && b.body().path("for_each").asText().contains("var.route_keys"));
+        // The console's static files are the only routes without the authorizer (function.trigger.public-routes).
+        TerraformModel.Block open = single(inModule(model.blocks("resource", "aws_apigatewayv2_route"), dir),
+                b -> !b.name().equals(route.name()));
+        assertThat(open.body().path("for_each").asText()).contains("var.public_route_keys");
+        assertThat(open.body().path("authorization_type").asText()).isEqualTo("NONE");
+        assertThat(model.resolve(api.body().get("public_route_keys"), "")).contains("function.trigger.public-routes");
+        for (String key : FunctionConfigs.load(REPO, function).getProperty("function.trigger.public-routes", "").split(",")) {
+            assertThat(key.trim()).as("a route without the authorizer").matches("GET /console(/\\{proxy\\+})?");
+        }
         assertThat(route.body().path("route_key").asText()).isEqualTo("${each.value}");
         assertThat(route.body().path("for_each").asText()).contains("var.route_keys");
         assertThat(route.body().path("authorization_type").asText()).isEqualTo("JWT");

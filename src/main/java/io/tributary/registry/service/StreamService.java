@@ -25,7 +25,12 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import io.tributary.delta.TableHistory;
 
 /** Create, get, list and delete streams (SPEC 2.3), with the checks of SPEC 3 and 4.2. */
 @ApplicationScoped
@@ -59,6 +64,65 @@ public class StreamService {
                     found.stream().tableName);
             return statuses.of(found.stream(), found.tableLocation()).map(status -> StreamViews.one(found.stream(), status));
         });
+    }
+
+    /** Most commit files one history call reads: an hour of a 1 s trigger, and bounded on S3 (one GET each). */
+    static final int HISTORY_MAX_COMMITS = 3600;
+
+    /**
+     * The rows the stream's table gained per minute over the last {@code minutesParam} minutes (1–1440, default 60),
+     * oldest minute first, every minute present, read from the table's Delta log (SPEC 8). Needs SELECT, as GET.
+     */
+    public Uni<Map<String, Object>> history(Principal caller, String nameParam, Integer minutesParam) {
+        String fullName = Names.fullName("name", nameParam);
+        int minutes = minutesParam == null ? 60 : minutesParam;
+        if (minutes < 1 || minutes > 1440) {
+            throw ApiException.invalid("minutes", minutes + " is out of range; use 1 to 1440");
+        }
+        return reads.one(fullName, caller.name()).flatMap(found -> {
+            if (found == null) {
+                throw ApiException.notFound("stream '" + fullName + "' does not exist");
+            }
+            AccessPolicy.require(caller, found.tableOwner(), found.privileges(), Privilege.SELECT, "table",
+                    found.stream().tableName);
+            Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+            Instant since = to.minus(minutes - 1L, ChronoUnit.MINUTES);
+            return Blocking.call(() -> {
+                try {
+                    return tables.history(found.tableLocation(), since, HISTORY_MAX_COMMITS);
+                } catch (io.tributary.delta.NoSuchTableException e) {
+                    return new TableHistory(-1, List.of(), true); // deleted meanwhile: nothing to show
+                }
+            })
+                    .map(history -> historyView(fullName, minutes, since, history));
+        });
+    }
+
+    private static Map<String, Object> historyView(String name, int minutes, Instant since, TableHistory history) {
+        long[] rows = new long[minutes];
+        int[] commits = new int[minutes];
+        for (TableHistory.Commit c : history.commits()) {
+            long i = ChronoUnit.MINUTES.between(since, c.timestamp().truncatedTo(ChronoUnit.MINUTES));
+            if (i >= 0 && i < minutes) {
+                rows[(int) i] += c.rowsAdded();
+                commits[(int) i]++;
+            }
+        }
+        List<Map<String, Object>> perMinute = new ArrayList<>(minutes);
+        for (int i = 0; i < minutes; i++) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("minute", StreamViews.time(since.plus(i, ChronoUnit.MINUTES)));
+            m.put("rows", rows[i]);
+            m.put("commits", commits[i]);
+            perMinute.add(m);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", name);
+        out.put("minutes", minutes);
+        out.put("table_version", history.latestVersion());
+        out.put("complete", history.complete());
+        out.put("rows_per_minute", perMinute);
+        return out;
     }
 
     /**
