@@ -32,9 +32,9 @@ final class ExclusiveCommit {
                 .withMaxRetries(0)
                 .build(engine);
         String commitId = UUID.randomUUID().toString();
-        Map<PartitionKey, Long> decodeFailures = PositionDomains.decodeFailures(base);
-        PositionDomains.read(base).forEach((p, next) -> txn.addDomainMetadata(PositionDomains.domain(p),
-                PositionDomains.config(p, next, commitId, decodeFailures.getOrDefault(p, 0L))));
+        // Re-set as they are (counts, ids, freshness): the merge adds no stream record.
+        PositionDomains.details(base).forEach((p, position) -> txn.addDomainMetadata(PositionDomains.domain(p),
+                PositionDomains.config(p, commitId, position)));
         domains.forEach(txn::addDomainMetadata);
         CloseableIterable<Row> actions = AppendActions.of(engine, txn, path, base.getSchema(), files);
         TransactionCommitResult result;

@@ -11,9 +11,16 @@ import java.util.Optional;
  * {@code refill} keeps the partition marked as one whose records must be read from Kafka directly (see
  * {@link PartitionPosition#refill()}). {@code replaces} makes the range a reset: the topic was deleted and created
  * again, so the table's position, which belongs to the old topic, is replaced rather than continued.
+ * {@code maxTimestampMs} is the newest Kafka record timestamp among the range's records (-1: none known); the
+ * position keeps the newest over all commits, for the stream's {@code valid_through}.
  */
 public record OffsetRange(long from, long next, long decodeFailures, String topicId, boolean refill,
-        PartitionPosition.Recreation replaces) {
+        PartitionPosition.Recreation replaces, long maxTimestampMs) {
+
+    public OffsetRange(long from, long next, long decodeFailures, String topicId, boolean refill,
+            PartitionPosition.Recreation replaces) {
+        this(from, next, decodeFailures, topicId, refill, replaces, -1);
+    }
 
     public OffsetRange(long from, long next) {
         this(from, next, 0);
@@ -32,7 +39,12 @@ public record OffsetRange(long from, long next, long decodeFailures, String topi
     }
 
     public OffsetRange withTopic(String topicId, boolean refill) {
-        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces);
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, maxTimestampMs);
+    }
+
+    /** The range with the newest record timestamp of its records (Kafka's, milliseconds; negative: none). */
+    public OffsetRange withMaxTimestamp(long maxTimestampMs) {
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, maxTimestampMs);
     }
 
     public Optional<PartitionPosition.Recreation> reset() {

@@ -71,6 +71,11 @@ final class StreamPipeline {
         this.consumers = consumers;
         this.status = status;
         this.metrics = metrics;
+        status.settings(settings);
+        status.writerStage(() -> {
+            StreamIngester current = ingester;
+            return current == null ? null : current.stage();
+        });
         // The writer thread ends soon after its last batch, so an idle pipeline holds no thread.
         this.writer = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "tributary-write-" + spec.streamId());
@@ -100,6 +105,7 @@ final class StreamPipeline {
                 return false;
             }
             active = true;
+            status.active(true);
             activations++;
             Thread t = new Thread(this::run, "tributary-consume-" + spec.streamId());
             t.setDaemon(true);
@@ -134,15 +140,22 @@ final class StreamPipeline {
         Map<PartitionKey, Long> positions = new HashMap<>();
         details.forEach((k, v) -> positions.put(k, v.next()));
         status.opened(table.status(), positions);
+        status.freshness(details);
         status.recreations(IngestionStatus.TopicRecreation.of(details));
         if (idlePositions == null) {
             idlePositions = Map.copyOf(positions);
         }
     }
 
-    /** End offsets an idle stream's partitions have, as {@link IdleWatch} found them: they keep its lag current. */
-    void idleEndOffsets(Map<PartitionKey, Long> ends, java.util.Collection<String> missingTopics) {
+    /**
+     * End offsets an idle stream's partitions have, as {@link IdleWatch} found them: they keep its lag current.
+     * {@code waiting}: records wait past where it stands (it is being activated).
+     */
+    void idleEndOffsets(Map<PartitionKey, Long> ends, java.util.Collection<String> missingTopics, boolean waiting) {
         status.endOffsets(ends);
+        if (!waiting) {
+            status.caughtUp();
+        }
         status.missingTopics(missingTopics);
         ends.keySet().forEach(metrics::lagGauge);
         if (idle()) {
@@ -224,7 +237,11 @@ final class StreamPipeline {
                         break;
                     }
                     String why = FailureMessages.describe(failure, spec.kafkaProperties());
-                    status.failed(why);
+                    if (FailureMessages.unreachable(failure)) {
+                        status.unreachable(why);
+                    } else {
+                        status.failed(why);
+                    }
                     long backoffMs = retries.next().toMillis();
                     LOG.warnf("stream %s failed, retrying in %d ms: %s", spec.streamName(), backoffMs, why);
                     sleep(backoffMs);
@@ -232,6 +249,7 @@ final class StreamPipeline {
             }
         } finally {
             active = false;
+            status.active(false);
         }
     }
 
@@ -250,7 +268,9 @@ final class StreamPipeline {
             return false;
         }
         status.opened(opened.table().status(), ingester.positions());
-        status.recreations(IngestionStatus.TopicRecreation.of(opened.table().positionDetails()));
+        Map<PartitionKey, PartitionPosition> details = opened.table().positionDetails();
+        status.freshness(details);
+        status.recreations(IngestionStatus.TopicRecreation.of(details));
         ingester.positions().keySet().forEach(metrics::lagGauge);
         try (Consumer<byte[], byte[]> c = consumers.create(spec, settings);
                 KafkaTopicIds topicIds = new KafkaTopicIds(spec.kafkaProperties())) {
