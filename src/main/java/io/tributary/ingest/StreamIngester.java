@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import io.tributary.logs.LogContext;
 import org.apache.avro.Schema;
 import org.jboss.logging.Logger;
 
@@ -156,6 +157,7 @@ public final class StreamIngester {
         if (deleted) {
             throw new StreamDeletedException(table.location());
         }
+        LogContext.batchSize(batch.size());
         try {
             for (int round = 1; ; round++) {
                 try {
@@ -222,6 +224,7 @@ public final class StreamIngester {
                     throw deleted(null, List.of());
                 }
                 long version = fenced.get();
+                LogContext.tableVersion(version);
                 tablePositions.refresh(table);
                 recreations.forEach(r -> LOG.infof("%s", r.message()));
                 return new TopicResets.Reset(recreations, version);
@@ -318,6 +321,10 @@ public final class StreamIngester {
             long commitNanos = System.nanoTime() - started;
             hook.afterCommit();
             tablePositions.committed(known, ranges);
+            LogContext.tableVersion(version);
+            LOG.infof("stream %s: committed %d records (%d bytes, %d partitions, %d decode failures) as table version "
+                    + "%d in %d ms", LogContext.stream(), pending.size, pending.bytes(), ranges.size(), decodeFailures,
+                    version, commitNanos / 1_000_000);
             return Optional.of(new CommitResult(version, Instant.now(), pending.size, pending.bytes(),
                     decodeFailures, commitNanos, tablePositions.nexts(), pending.partitions.values()));
         }

@@ -8,6 +8,7 @@ import io.tributary.ingest.SourceRecord;
 import io.tributary.ingest.StreamIngester;
 import io.tributary.ingest.Subscription;
 import io.tributary.ingest.SubscriptionTopics;
+import io.tributary.logs.LogContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -164,7 +165,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         }
         inflightSinceNanos = System.nanoTime();
         reportedStall = false;
+        LogContext.batchSize(closed.size());
         inflight = writer.submit(() -> {
+            LogContext.stream(spec.streamName());
             ingester.ingest(closed).ifPresent(result -> {
                 status.committed(result);
                 metrics.committed(result);

@@ -8,6 +8,7 @@ import io.tributary.ingest.KafkaTopicIds;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StreamDeletedException;
 import io.tributary.ingest.StreamIngester;
+import io.tributary.logs.LogContext;
 import io.tributary.retry.Backoff;
 import java.time.Duration;
 import java.util.HashMap;
@@ -213,6 +214,7 @@ final class StreamPipeline {
     }
 
     private void run() {
+        LogContext.stream(spec.streamName());
         Backoff.Retries retries = BACKOFF.retries();
         try {
             while (!stopping) {
@@ -267,7 +269,9 @@ final class StreamPipeline {
             ingester.cancel();
             return false;
         }
-        status.opened(opened.table().status(), ingester.positions());
+        TableSnapshot.Status table = opened.table().status();
+        LogContext.tableVersion(table.version());
+        status.opened(table, ingester.positions());
         Map<PartitionKey, PartitionPosition> details = opened.table().positionDetails();
         status.freshness(details);
         status.recreations(IngestionStatus.TopicRecreation.of(details));
