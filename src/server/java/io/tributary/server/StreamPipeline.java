@@ -156,6 +156,10 @@ final class StreamPipeline {
         status.endOffsets(ends);
         if (!waiting) {
             status.caughtUp();
+        } else {
+            // Kafka answered: the watchdog's clock for the consumer about to start runs from here, not from the
+            // stream's last progress before it went idle (maybe hours ago).
+            status.kafkaAnswered();
         }
         status.missingTopics(missingTopics);
         ends.keySet().forEach(metrics::lagGauge);

@@ -191,7 +191,14 @@ class StallWatchdogTest extends KafkaPipelineHarness {
                 topics.send("quiet", i % 2, null, utf8("v" + i));
             }
             topics.flush();
-            await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.status().rowsIngested() == 10);
+            // Woken after more than a window of idling: the watchdog's clock starts at the wake-up, not at the
+            // stream's last progress, so joining the group and the first commit are no stall.
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() -> {
+                IngestionStatus s = pipeline.status();
+                assertThat(s.state()).as(s.stateMessage()).isEqualTo(State.RUNNING);
+                return s.rowsIngested() == 10;
+            });
+            assertThat(pipeline.activations()).isEqualTo(1);
             // Active and caught up, then idle again: never stalled, and nothing waits.
             await().during(WINDOW.multipliedBy(2)).atMost(WINDOW.multipliedBy(3))
                     .until(() -> pipeline.status().state() == State.RUNNING);
