@@ -28,7 +28,7 @@ final class StreamSchemas {
             @Schema(description = "RFC 3339, UTC") String createdAt,
             String createdBy,
             @Schema(description = "Present when a pipeline of this process (or the table's log) knows it",
-                    enumeration = {"RUNNING", "FAILED"}) String state,
+                    enumeration = {"RUNNING", "STALLED", "FAILED"}) String state,
             String stateMessage,
             IngestionStatus ingestionStatus,
             BackfillStatus backfillStatus) {}
@@ -36,6 +36,8 @@ final class StreamSchemas {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamIngestionStatus")
     record IngestionStatus(String lastCommitAt, Long tableVersion, long rowsIngested, long decodeFailures,
+            @Schema(description = "RFC 3339, UTC: the oldest of the partitions' newest committed record timestamps; "
+                    + "absent while a partition has no committed record") String validThrough,
             List<Partition> partitions,
             @Schema(description = "Absent until a topic of the stream is found deleted and created again")
             List<TopicRecreation> topicRecreations,
@@ -63,7 +65,10 @@ final class StreamSchemas {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamPartitionStatus")
-    record Partition(String topic, int partition, long committedOffset, Long lag) {}
+    record Partition(String topic, int partition, long committedOffset, Long lag,
+            @Schema(description = "RFC 3339, UTC: when a commit last added records of this partition") String lastCommitAt,
+            @Schema(description = "RFC 3339, UTC: the newest committed record timestamp of this partition")
+            String validThrough) {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamBackfillStatus")

@@ -8,6 +8,7 @@ import io.tributary.delta.WriteGuard;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
+import io.tributary.logs.LogContext;
 import org.jboss.logging.Logger;
 
 /**
@@ -114,6 +115,8 @@ public final class Backfill {
                             r.sourceVersion());
                     MergeCommit.Result result = MergeCommit.commit(ingestion, r, keys, marker, hooks, guard);
                     if (result == MergeCommit.Result.COMMITTED) {
+                        LogContext.batchSize(r.rows());
+                        LogContext.tableVersion(ingestion.status().version());
                         LOG.infof("backfill of %s merged %d rows in %d files (%d pass(es), %d ms)",
                                 job.ingestionLocation(), r.rows(), r.files().size(), r.passes(),
                                 (System.nanoTime() - started) / 1_000_000);

@@ -32,10 +32,10 @@ final class ExclusiveCommit {
                 .withMaxRetries(0)
                 .build(engine);
         String commitId = UUID.randomUUID().toString();
-        // Everything a position records is re-set as it was (topic id, refill mark, recreation, losses), not only
-        // the offset: a refill mark dropped here would end a Lambda's refill of a recreated topic half-way.
+        // Re-set as they are (counts, ids, refill marks, recreations, freshness, losses), not only the offset: a refill
+        // mark dropped here would end a Lambda's refill of a recreated topic half-way. The merge adds no stream record.
         PositionDomains.details(base).forEach((p, position) -> txn.addDomainMetadata(PositionDomains.domain(p),
-                PositionDomains.config(p, position, commitId)));
+                PositionDomains.config(p, commitId, position)));
         domains.forEach(txn::addDomainMetadata);
         CloseableIterable<Row> actions = AppendActions.of(engine, txn, path, base.getSchema(), files);
         TransactionCommitResult result;

@@ -83,7 +83,7 @@ final class KernelTables implements Tables {
                     .build(engine);
             String commitId = UUID.randomUUID().toString();
             startPositions.forEach((p, next) -> txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(
-                    p, next, commitId, 0, Optional.ofNullable(topicIds.get(p.topic())), false, Optional.empty(), Optional.empty())));
+                    p, next, commitId, 0, Optional.ofNullable(topicIds.get(p.topic())), false, Optional.empty())));
             TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
             runHooks(result);
         } catch (TableAlreadyExistsException | ConcurrentWriteException e) {

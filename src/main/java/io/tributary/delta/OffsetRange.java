@@ -10,15 +10,17 @@ import java.util.Optional;
  * <p>{@code topicId} is the Kafka topic id the offsets belong to (null: not known, the position keeps what it had).
  * {@code refill} keeps the partition marked as one whose records must be read from Kafka directly (see
  * {@link PartitionPosition#refill()}). {@code replaces} makes the range a reset: the topic was deleted and created
- * again, so the table's position, which belongs to the old topic, is replaced rather than continued. {@code lost}
- * (null: none) names the offsets at the range's start that Kafka no longer had when they were read.
+ * again, so the table's position, which belongs to the old topic, is replaced rather than continued.
+ * {@code maxTimestampMs} is the newest Kafka record timestamp among the range's records (-1: none known); the
+ * position keeps the newest over all commits, for the stream's {@code valid_through}. {@code lost} (null: none) names
+ * the offsets at the range's start that Kafka no longer had when they were read.
  */
 public record OffsetRange(long from, long next, long decodeFailures, String topicId, boolean refill,
-        PartitionPosition.Recreation replaces, Lost lost) {
+        PartitionPosition.Recreation replaces, long maxTimestampMs, Lost lost) {
 
     public OffsetRange(long from, long next, long decodeFailures, String topicId, boolean refill,
             PartitionPosition.Recreation replaces) {
-        this(from, next, decodeFailures, topicId, refill, replaces, null);
+        this(from, next, decodeFailures, topicId, refill, replaces, -1, null);
     }
 
     /** Offsets {@code from} to {@code to} (exclusive) were gone from the topic when the batch was read, at {@code at}. */
@@ -41,11 +43,16 @@ public record OffsetRange(long from, long next, long decodeFailures, String topi
     }
 
     public OffsetRange withTopic(String topicId, boolean refill) {
-        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, lost);
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, maxTimestampMs, lost);
+    }
+
+    /** The range with the newest record timestamp of its records (Kafka's, milliseconds; negative: none). */
+    public OffsetRange withMaxTimestamp(long maxTimestampMs) {
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, maxTimestampMs, lost);
     }
 
     public OffsetRange withLost(Lost lost) {
-        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, lost);
+        return new OffsetRange(from, next, decodeFailures, topicId, refill, replaces, maxTimestampMs, lost);
     }
 
     /**

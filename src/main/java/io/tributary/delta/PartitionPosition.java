@@ -12,14 +12,17 @@ import java.util.Optional;
  * @param refill whether the position was reset for a recreated topic and the records from it on still have to be read
  *        from Kafka directly: a Lambda event source mapping may go on delivering from the old topic's offsets
  * @param recreated the last time this partition's topic was found deleted and created again, if ever
+ * @param maxTimestamp the newest Kafka record timestamp committed on this partition (of its current topic), if any:
+ *        the partition's part of the stream's {@code valid_through}
+ * @param lastCommitAt when a commit last added records of this partition, if ever (the writer's clock)
  * @param lost the last time offsets of this partition were gone from Kafka before the stream read them, if ever
  */
 public record PartitionPosition(long next, Optional<String> topicId, boolean refill, Optional<Recreation> recreated,
-        long decodeFailures, Optional<Loss> lost) {
+        long decodeFailures, Optional<Instant> maxTimestamp, Optional<Instant> lastCommitAt, Optional<Loss> lost) {
 
     public PartitionPosition(long next, Optional<String> topicId, boolean refill, Optional<Recreation> recreated,
             long decodeFailures) {
-        this(next, topicId, refill, recreated, decodeFailures, Optional.empty());
+        this(next, topicId, refill, recreated, decodeFailures, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /** The topic was {@code previousTopicId} (empty: no id recorded) and is {@code topicId} since {@code at}. */

@@ -116,8 +116,9 @@ final class PositionCommit {
         Transaction txn = snapshot.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.WRITE)
                 .withMaxRetries(KERNEL_RETRIES)
                 .build(engine);
+        java.time.Instant at = java.time.Instant.now();
         ranges.forEach((p, r) -> txn.addDomainMetadata(PositionDomains.domain(p),
-                PositionDomains.config(p, r, commitId, prior.get(p))));
+                PositionDomains.config(p, r, commitId, prior.get(p), at)));
         return txn.commit(engine, AppendActions.of(engine, txn, path, snapshot.getSchema(), files));
     }
 

@@ -15,7 +15,8 @@ import java.util.TreeMap;
 /**
  * Positions live in Delta domain metadata, one domain per partition ({@code tributary.position.<topic>.<partition>},
  * configuration {@code {"topic":..,"partition":..,"next":N,"commit":"<id>","topic_id":"<Kafka topic id>"}}, see
- * {@link PartitionPosition} for the optional {@code refill} and {@code recreated}). Kernel's conflict checker fails a
+ * {@link PartitionPosition} for the optional {@code refill}, {@code recreated}, {@code max_timestamp} and
+ * {@code last_commit_at}, both epoch milliseconds). Kernel's conflict checker fails a
  * commit when a concurrent winner set the same domain and lets it through otherwise, so writers of different
  * partitions never conflict while two writers of one partition cannot both commit. {@code commit} identifies the
  * attempt that wrote the position, so a writer can tell after an ambiguous failure whether its commit landed.
@@ -32,31 +33,38 @@ final class PositionDomains {
 
     /** {@code decodeFailures}: the partition's decode failures since the table was created, this commit's included. */
     static String config(PartitionKey p, long next, String commitId, long decodeFailures) {
-        return config(p, next, commitId, decodeFailures, Optional.empty(), false, Optional.empty(), Optional.empty());
+        return config(p, next, commitId, decodeFailures, Optional.empty(), false, Optional.empty());
     }
 
     static String config(PartitionKey p, long next, String commitId, long decodeFailures, Optional<String> topicId,
-            boolean refill, Optional<PartitionPosition.Recreation> recreated, Optional<PartitionPosition.Loss> lost) {
+            boolean refill, Optional<PartitionPosition.Recreation> recreated) {
+        return config(p, commitId, new PartitionPosition(next, topicId, refill, recreated, decodeFailures));
+    }
+
+    /** Everything a position records, written under {@code commitId}. */
+    static String config(PartitionKey p, String commitId, PartitionPosition position) {
         ObjectNode n = JSON.createObjectNode();
         n.put("topic", p.topic());
         n.put("partition", p.partition());
-        n.put("next", next);
+        n.put("next", position.next());
         n.put("commit", commitId);
-        if (decodeFailures > 0) {
-            n.put("decode_failures", decodeFailures);
+        if (position.decodeFailures() > 0) {
+            n.put("decode_failures", position.decodeFailures());
         }
-        topicId.ifPresent(id -> n.put("topic_id", id));
-        if (refill) {
+        position.topicId().ifPresent(id -> n.put("topic_id", id));
+        if (position.refill()) {
             n.put("refill", true);
         }
-        recreated.ifPresent(r -> {
+        position.recreated().ifPresent(r -> {
             ObjectNode m = n.putObject("recreated");
             r.previousTopicId().ifPresent(id -> m.put("previous_topic_id", id));
             m.put("previous_next", r.previousNext());
             m.put("topic_id", r.topicId());
             m.put("at", r.at().toEpochMilli());
         });
-        lost.ifPresent(l -> {
+        position.maxTimestamp().ifPresent(t -> n.put("max_timestamp", t.toEpochMilli()));
+        position.lastCommitAt().ifPresent(t -> n.put("last_commit_at", t.toEpochMilli()));
+        position.lost().ifPresent(l -> {
             ObjectNode m = n.putObject("lost");
             m.put("from", l.from());
             m.put("to", l.to());
@@ -66,18 +74,14 @@ final class PositionDomains {
         return n.toString();
     }
 
-    /** {@code position} exactly as it is, written by the attempt {@code commitId}. */
-    static String config(PartitionKey p, PartitionPosition position, String commitId) {
-        return config(p, position.next(), commitId, position.decodeFailures(), position.topicId(), position.refill(),
-                position.recreated(), position.lost());
-    }
-
     /**
-     * The position domain of a commit: the range's values over what the table had ({@code prior}, null for a new
-     * partition). Decode failures and lost offsets add up; the id, the last recreation and the last loss carry over
-     * while the topic stays the same (a reset for a recreated topic starts the new topic without the old one's loss).
+     * The position domain of a commit made at {@code at}: the range's values over what the table had ({@code prior},
+     * null for a new partition). Decode failures and lost offsets add up; the id, the last recreation and the last
+     * loss carry over while the topic stays the same. The newest record timestamp is the newest of the prior one and
+     * the range's, and a range that adds records sets the partition's last commit time; a reset starts the new topic
+     * without a timestamp or a loss, since none of its records is in the table yet.
      */
-    static String config(PartitionKey p, OffsetRange range, String commitId, PartitionPosition prior) {
+    static String config(PartitionKey p, OffsetRange range, String commitId, PartitionPosition prior, Instant at) {
         long failures = (prior == null ? 0 : prior.decodeFailures()) + range.decodeFailures();
         Optional<String> topicId = range.topicId() != null ? Optional.of(range.topicId())
                 : prior == null ? Optional.empty() : prior.topicId();
@@ -86,7 +90,16 @@ final class PositionDomains {
                 && topicId.equals(Optional.of(prior.recreated().get().topicId()))) {
             recreated = prior.recreated();
         }
-        return config(p, range.next(), commitId, failures, topicId, range.refill(), recreated, range.lossAfter(prior));
+        Optional<Instant> maxTimestamp = prior == null || range.reset().isPresent() ? Optional.empty()
+                : prior.maxTimestamp();
+        if (range.maxTimestampMs() >= 0 && (maxTimestamp.isEmpty()
+                || maxTimestamp.get().toEpochMilli() < range.maxTimestampMs())) {
+            maxTimestamp = Optional.of(Instant.ofEpochMilli(range.maxTimestampMs()));
+        }
+        Optional<Instant> lastCommitAt = range.next() > range.from() && range.reset().isEmpty() ? Optional.of(at)
+                : prior == null ? Optional.empty() : prior.lastCommitAt();
+        return config(p, commitId, new PartitionPosition(range.next(), topicId, range.refill(), recreated, failures,
+                maxTimestamp, lastCommitAt, range.lossAfter(prior)));
     }
 
     /**
@@ -125,12 +138,17 @@ final class PositionDomains {
                 out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()),
                         new PartitionPosition(n.path("next").asLong(0), text(n, "topic_id"),
                                 n.path("refill").asBoolean(false), recreated, n.path("decode_failures").asLong(0),
-                                lost));
+                                millis(n, "max_timestamp"), millis(n, "last_commit_at"), lost));
             } catch (IOException ex) {
                 throw new UncheckedIOException("unreadable position domain " + e.getKey(), ex);
             }
         }
         return out;
+    }
+
+    private static Optional<Instant> millis(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || !v.canConvertToLong() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(v.asLong()));
     }
 
     private static Optional<String> text(JsonNode n, String field) {

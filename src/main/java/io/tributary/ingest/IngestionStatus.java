@@ -8,7 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** SPEC 2.3 {@code state}, {@code state_message} and {@code ingestion_status}. */
+/**
+ * SPEC 2.3 {@code state}, {@code state_message} and {@code ingestion_status}. {@code validThrough} is the stream's
+ * freshness: the oldest of its partitions' newest committed record timestamps (see {@link #validThrough(List)}).
+ */
 public record IngestionStatus(
         State state,
         String stateMessage,
@@ -18,6 +21,7 @@ public record IngestionStatus(
         long decodeFailures,
         List<PartitionStatus> partitions,
         List<TopicRecreation> topicRecreations,
+        Instant validThrough,
         List<LostOffsets> lostOffsets) {
 
     public IngestionStatus(State state, String stateMessage, Instant lastCommitAt, long tableVersion,
@@ -25,14 +29,38 @@ public record IngestionStatus(
         this(state, stateMessage, lastCommitAt, tableVersion, rowsIngested, decodeFailures, partitions, List.of());
     }
 
+    /** {@code validThrough} follows from the partitions. */
     public IngestionStatus(State state, String stateMessage, Instant lastCommitAt, long tableVersion,
             long rowsIngested, long decodeFailures, List<PartitionStatus> partitions,
             List<TopicRecreation> topicRecreations) {
         this(state, stateMessage, lastCommitAt, tableVersion, rowsIngested, decodeFailures, partitions,
-                topicRecreations, List.of());
+                topicRecreations, validThrough(partitions), List.of());
     }
 
-    public enum State { RUNNING, FAILED }
+    /**
+     * {@code STALLED}: records wait and none was committed for the stall window, or the oldest waiting record has
+     * waited longer than the staleness bound (the server's watchdog, SPEC 2.3); the message says what is stuck.
+     */
+    public enum State { RUNNING, STALLED, FAILED }
+
+    /**
+     * The newest record timestamp up to which every partition is in the table: the minimum over the partitions of
+     * each one's newest committed record timestamp (the measure Iceberg's Kafka Connect sink keeps). Null while some
+     * partition has no committed record (a partition that never gets one keeps it absent: nothing says its first
+     * record will not be older) and for a stream without partitions.
+     */
+    public static Instant validThrough(List<PartitionStatus> partitions) {
+        Instant min = null;
+        for (PartitionStatus p : partitions) {
+            if (p.validThrough() == null) {
+                return null;
+            }
+            if (min == null || p.validThrough().isBefore(min)) {
+                min = p.validThrough();
+            }
+        }
+        return min;
+    }
 
     /**
      * A topic the stream reads was found deleted and created again under the same name, at {@code at}: its positions
@@ -84,6 +112,22 @@ public record IngestionStatus(
         }
     }
 
-    /** {@code committedOffset} is the next offset to ingest, from the table's log; {@code lag} is end offset minus it. */
-    public record PartitionStatus(String topic, int partition, long committedOffset, long lag) {}
+    /**
+     * {@code committedOffset} is the next offset to ingest, from the table's log; {@code lag} is end offset minus it
+     * (-1: unknown); {@code lastCommitAt} when a commit last added records of the partition and {@code validThrough}
+     * the newest committed record timestamp of it, both from the table's position domain (null: none yet).
+     */
+    public record PartitionStatus(String topic, int partition, long committedOffset, long lag, Instant lastCommitAt,
+            Instant validThrough) {
+
+        public PartitionStatus(String topic, int partition, long committedOffset, long lag) {
+            this(topic, partition, committedOffset, lag, null, null);
+        }
+
+        /** What the table's position records, with the lag as the caller knows it. */
+        public static PartitionStatus of(PartitionKey key, PartitionPosition position, long lag) {
+            return new PartitionStatus(key.topic(), key.partition(), position.next(), lag,
+                    position.lastCommitAt().orElse(null), position.maxTimestamp().orElse(null));
+        }
+    }
 }

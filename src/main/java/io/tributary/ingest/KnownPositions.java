@@ -52,7 +52,9 @@ final class KnownPositions {
             Optional<String> id = range.topicId() != null ? Optional.of(range.topicId())
                     : prior == null ? Optional.empty() : prior.topicId();
             detailsAfter.put(key, new PartitionPosition(range.next(), id, range.refill(),
-                    prior == null ? Optional.empty() : prior.recreated(), 0, range.lossAfter(prior)));
+                    prior == null ? Optional.empty() : prior.recreated(), 0,
+                    prior == null ? Optional.empty() : prior.maxTimestamp(),
+                    prior == null ? Optional.empty() : prior.lastCommitAt(), range.lossAfter(prior)));
         });
         nexts = Map.copyOf(after);
         details = Map.copyOf(detailsAfter);

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import io.tributary.logs.LogContext;
 import org.apache.avro.Schema;
 import org.jboss.logging.Logger;
 
@@ -58,6 +59,8 @@ public final class StreamIngester {
     /** Set once the guard found the stream gone: no later batch writes a file under its location. */
     private volatile boolean deleted;
     private CommitHook hook = CommitHook.NONE;
+    /** What the batch being ingested is at ("decode", "write", "commit"); null between batches. */
+    private volatile String stage;
 
     /**
      * @param rowSchema the table's row schema, its seven columns in SPEC order
@@ -106,6 +109,15 @@ public final class StreamIngester {
     }
 
     /**
+     * What the batch being ingested is at, for a runtime's stall watchdog: {@code "decode"} (looking up the writer
+     * schemas its messages name), {@code "write"} (decoding its records into Parquet data files), {@code "commit"}
+     * (the Delta commit, under the write guard); null while no batch is being ingested. Readable from any thread.
+     */
+    public String stage() {
+        return stage;
+    }
+
+    /**
      * From now on no commit of this ingester starts; one already running completes. Stopping a stream uses this so
      * that, once its threads are joined, nothing it wrote can still land.
      */
@@ -145,16 +157,21 @@ public final class StreamIngester {
         if (deleted) {
             throw new StreamDeletedException(table.location());
         }
-        for (int round = 1; ; round++) {
-            try {
-                return ingestChecked(batch);
-            } catch (TopicResets.Moved moved) {
-                // Another writer reset a partition of the batch meanwhile: look at the topics again.
-                if (round >= MAX_TOPIC_ROUNDS) {
-                    throw new IllegalStateException("the positions of " + moved.partition + " keep changing topic "
-                            + "under this writer");
+        LogContext.batchSize(batch.size());
+        try {
+            for (int round = 1; ; round++) {
+                try {
+                    return ingestChecked(batch);
+                } catch (TopicResets.Moved moved) {
+                    // Another writer reset a partition of the batch meanwhile: look at the topics again.
+                    if (round >= MAX_TOPIC_ROUNDS) {
+                        throw new IllegalStateException("the positions of " + moved.partition + " keep changing topic "
+                                + "under this writer");
+                    }
                 }
             }
+        } finally {
+            stage = null;
         }
     }
 
@@ -201,11 +218,13 @@ public final class StreamIngester {
                 return TopicResets.Reset.NONE;
             }
             try {
+                stage = "commit";
                 Optional<Long> fenced = guard.run(() -> table.commit(List.of(), resets));
                 if (fenced.isEmpty()) {
                     throw deleted(null, List.of());
                 }
                 long version = fenced.get();
+                LogContext.tableVersion(version);
                 tablePositions.refresh(table);
                 recreations.forEach(r -> LOG.infof("%s", r.message()));
                 return new TopicResets.Reset(recreations, version);
@@ -239,8 +258,10 @@ public final class StreamIngester {
                 return Optional.empty();
             }
             if (files == null) {
+                stage = "decode";
                 evolve(pending, superseded);
                 List<Rows> parts = rows.rows(pending);
+                stage = "write";
                 files = ParallelFiles.write(table, parts);
                 decodeFailures = 0;
                 Map<PartitionKey, Long> failures = new HashMap<>();
@@ -252,6 +273,8 @@ public final class StreamIngester {
                 failuresByPartition = failures;
             }
             Map<PartitionKey, OffsetRange> ranges = new LinkedHashMap<>(pending.ranges(known, failuresByPartition));
+            Pending committing = pending;
+            ranges.replaceAll((p, r) -> r.withMaxTimestamp(newestTimestamp(committing.partitions.get(p))));
             if (!ids.isEmpty()) {
                 ranges.replaceAll((p, r) -> r.withTopic(ids.get(p.topic()), refilling.contains(p)));
                 tablePositions.adoptIds(ranges, ids);
@@ -263,6 +286,7 @@ public final class StreamIngester {
                 throw new java.util.concurrent.CancellationException("the pipeline is stopping");
             }
             long started = System.nanoTime();
+            stage = "commit";
             List<DataFile> toCommit = files;
             long version;
             try {
@@ -300,6 +324,10 @@ public final class StreamIngester {
             long commitNanos = System.nanoTime() - started;
             hook.afterCommit();
             tablePositions.committed(known, ranges);
+            LogContext.tableVersion(version);
+            LOG.infof("stream %s: committed %d records (%d bytes, %d partitions, %d decode failures) as table version "
+                    + "%d in %d ms", LogContext.stream(), pending.size, pending.bytes(), ranges.size(), decodeFailures,
+                    version, commitNanos / 1_000_000);
             List<IngestionStatus.LostOffsets> losses = lost.isEmpty() ? List.of() : lostOffsets(lost.keySet());
             losses.forEach(l -> LOG.warnf("%s", l.message()));
             return Optional.of(new CommitResult(version, Instant.now(), pending.size, pending.bytes(),
@@ -313,6 +341,17 @@ public final class StreamIngester {
         Map<PartitionKey, io.tributary.delta.PartitionPosition> details = new HashMap<>(tablePositions.details());
         details.keySet().retainAll(partitions);
         return IngestionStatus.LostOffsets.of(details);
+    }
+
+    /** The newest Kafka timestamp of a partition's records (they are not in timestamp order); -1 when none has one. */
+    private static long newestTimestamp(List<SourceRecord> records) {
+        long newest = -1;
+        if (records != null) {
+            for (SourceRecord r : records) {
+                newest = Math.max(newest, r.timestampMs());
+            }
+        }
+        return newest;
     }
 
     /** Test seam: how many files one batch may be written into at once. */

@@ -7,6 +7,7 @@ import io.tributary.delta.WriteGuard;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import io.tributary.logs.LogContext;
 import org.jboss.logging.Logger;
 
 /**
@@ -71,12 +72,22 @@ public final class TableMaintenance {
         long bytes = 0;
         int errors = 0;
         for (String location : locations) {
+            // Maintenance goes by table; its lines name the table (the stream's ingestion table) instead.
+            LogContext.stream(null);
+            LogContext.table(location);
             try {
                 Optional<TableResult> guarded = guards.apply(location).run(() -> maintain(location));
                 if (guarded.isEmpty()) {
                     continue; // its stream is deleted, or being deleted
                 }
                 TableResult r = guarded.get();
+                if (r.compactedVersion().isPresent() || r.filesVacuumed() > 0) {
+                    r.compactedVersion().ifPresent(LogContext::tableVersion);
+                    LogContext.batchSize(r.filesVacuumed());
+                    LOG.infof("maintenance of %s: %s, %d files (%d bytes) vacuumed", location,
+                            r.compactedVersion().map(v -> "compacted as table version " + v).orElse("not compacted"),
+                            r.filesVacuumed(), r.bytesVacuumed());
+                }
                 maintained++;
                 compacted += r.compactedVersion().isPresent() ? 1 : 0;
                 files += r.filesVacuumed();
@@ -88,6 +99,7 @@ public final class TableMaintenance {
                 LOG.warnf(e, "maintenance of %s failed; retrying at the next run", location);
             }
         }
+        LogContext.clear();
         return new Summary(maintained, compacted, files, bytes, errors);
     }
 }

@@ -8,6 +8,7 @@ import io.tributary.ingest.SourceRecord;
 import io.tributary.ingest.StreamIngester;
 import io.tributary.ingest.Subscription;
 import io.tributary.ingest.SubscriptionTopics;
+import io.tributary.logs.LogContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -90,6 +91,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
             // Fails fast (and names the cause) when Kafka is unreachable or refuses the credentials.
             Set<String> listed = consumer.listTopics(PROBE_TIMEOUT).keySet();
             status.running();
+            status.kafkaAnswered();
             missingTopics.listed(listed, Set.of());
             subscribe();
             while (!stopping.getAsBoolean()) {
@@ -163,7 +165,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         }
         inflightSinceNanos = System.nanoTime();
         reportedStall = false;
+        LogContext.batchSize(closed.size());
         inflight = writer.submit(() -> {
+            LogContext.stream(spec.streamName());
             ingester.ingest(closed).ifPresent(result -> {
                 status.committed(result);
                 metrics.committed(result);
@@ -248,6 +252,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
             if (assigned.isEmpty() || missingTopics.any()) {
                 missingTopics.listed(consumer.listTopics(PROBE_TIMEOUT).keySet(), consumer.assignment());
                 assigned = missingTopics.present(consumer.assignment());
+                if (assigned.isEmpty()) {
+                    status.kafkaAnswered();
+                }
             }
             if (!assigned.isEmpty()) {
                 Map<PartitionKey, Long> ends = new HashMap<>();
@@ -262,11 +269,37 @@ final class ConsumerSession implements ConsumerRebalanceListener {
                     }
                 }
                 status.endOffsets(ends);
+                if (!ends.isEmpty() && drained(ends)) {
+                    status.caughtUp();
+                }
                 ends.keySet().forEach(metrics::lagGauge);
             }
         }
         if (spec.subscription() instanceof Subscription.Assign && now >= nextRefreshNanos) {
             refreshAssignment();
+        }
+    }
+
+    /**
+     * Whether the consumer has read up to every end offset and nothing is pending: collected, waiting or being
+     * written. The consumer's own position rather than the table's, since it steps over transaction markers the
+     * table's positions stop before.
+     */
+    private boolean drained(Map<PartitionKey, Long> ends) {
+        if (writerBusy() || waiting != null || !batch.isEmpty()) {
+            return false;
+        }
+        try {
+            for (Map.Entry<PartitionKey, Long> e : ends.entrySet()) {
+                TopicPartition tp = new TopicPartition(e.getKey().topic(), e.getKey().partition());
+                if (consumer.position(tp, Duration.ZERO) < e.getValue()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (RuntimeException e) {
+            // No position without asking the broker: not known to be drained.
+            return false;
         }
     }
 

@@ -44,6 +44,15 @@ final class FailureMessages {
         return SecretRedaction.redact(prefix + ": " + detail, kafkaProperties);
     }
 
+    /**
+     * Whether the failure is that Kafka did not answer in time (what {@link #describe} calls "cannot reach Kafka"):
+     * for a stream that was flowing, its consumer stalled rather than the stream failing (see {@link StallWatch}).
+     */
+    static boolean unreachable(Throwable failure) {
+        return !KafkaTlsFailures.isTls(failure) && !isA(failure, AuthenticationException.class)
+                && !isA(failure, AuthorizationException.class) && isA(failure, TimeoutException.class);
+    }
+
     private static boolean isA(Throwable t, Class<? extends Throwable> type) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {

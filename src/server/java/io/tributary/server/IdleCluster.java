@@ -151,7 +151,7 @@ final class IdleCluster {
         Subscription subscription = pipeline.spec().subscription();
         List<String> absent = !SubscriptionTopics.namesTopics(subscription) ? List.of()
                 : topics(subscription).stream().filter(t -> !topicNames.contains(t)).toList();
-        pipeline.idleEndOffsets(ends, absent);
+        pipeline.idleEndOffsets(ends, absent, waiting);
         if (waiting) {
             pipeline.activate();
         }

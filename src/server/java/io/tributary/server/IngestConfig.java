@@ -45,4 +45,13 @@ public interface IngestConfig {
     @WithDefault("10s")
     @WithConverter(DurationConverter.class)
     Duration sessionTimeout();
+
+    /**
+     * A stream whose oldest record not in the table has waited longer than this is {@code STALLED} even while it
+     * commits: it falls behind its topic (SPEC 2.3). Streams with nothing committed for 10 trigger intervals while
+     * records wait are flagged whatever this is.
+     */
+    @WithDefault("15m")
+    @WithConverter(DurationConverter.class)
+    Duration maxStaleness();
 }

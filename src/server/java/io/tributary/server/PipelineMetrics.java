@@ -51,6 +51,17 @@ final class PipelineMetrics {
                 .register(registry));
         keep(Gauge.builder("tributary.ingest.failed", status, s -> s.state() == io.tributary.ingest.IngestionStatus
                 .State.FAILED ? 1 : 0).description("1 while the pipeline is FAILED").tags(tags).register(registry));
+        keep(Gauge.builder("tributary.ingest.stalled", status, s -> s.state() == io.tributary.ingest.IngestionStatus
+                .State.STALLED ? 1 : 0).description("1 while the stream is STALLED (records wait, none commit)")
+                .tags(tags).register(registry));
+        keep(Gauge.builder("tributary.ingest.valid.through", status, s -> epochSeconds(s.validThrough()))
+                .description("valid_through: the oldest of the partitions' newest committed record timestamps, "
+                        + "epoch seconds (NaN until every partition committed a record)")
+                .baseUnit("seconds").tags(tags).register(registry));
+    }
+
+    private static double epochSeconds(java.time.Instant t) {
+        return t == null ? Double.NaN : t.toEpochMilli() / 1000.0;
     }
 
     void committed(CommitResult result) {
@@ -77,6 +88,11 @@ final class PipelineMetrics {
         if (lagGauges.add(key)) {
             keep(Gauge.builder("tributary.ingest.lag", status, s -> s.lag(key))
                     .description("records between the partition's end offset and the table's position")
+                    .tags(tags.and("topic", key.topic(), "partition", Integer.toString(key.partition())))
+                    .register(registry));
+            keep(Gauge.builder("tributary.ingest.last.commit", status, s -> epochSeconds(s.lastCommitAt(key)))
+                    .description("when a commit last added records of the partition, epoch seconds (NaN: never)")
+                    .baseUnit("seconds")
                     .tags(tags.and("topic", key.topic(), "partition", Integer.toString(key.partition())))
                     .register(registry));
         }

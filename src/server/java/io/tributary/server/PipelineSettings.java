@@ -6,15 +6,18 @@ import java.time.Duration;
  * The batching, discovery, idling and group settings one pipeline runs with (from {@link IngestConfig}).
  * {@code idleTimeout}: how long a pipeline reads nothing before it closes its consumer and leaves the stream to
  * {@link IdleWatch}. {@code sessionTimeout}: how long the stream's consumer group waits for a silent server before
- * the others take over its partitions.
+ * the others take over its partitions. {@code maxStaleness}: how long the oldest record not in the table may wait
+ * before the stream is {@code STALLED} even though it commits ({@link StallWatch}).
  */
 record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
-        Duration idleTimeout, Duration sessionTimeout) {
+        Duration idleTimeout, Duration sessionTimeout, Duration maxStaleness) {
 
     /** A pipeline that never idles: it keeps its consumer for as long as it runs. */
     static final Duration NEVER = Duration.ofDays(365 * 100);
     /** {@code tributary.ingest.session-timeout}'s default. */
     static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+    /** {@code tributary.ingest.max-staleness}'s default. */
+    static final Duration MAX_STALENESS = Duration.ofMinutes(15);
 
     PipelineSettings {
         require(!triggerInterval.isNegative() && !triggerInterval.isZero(), "trigger-interval", triggerInterval);
@@ -23,6 +26,13 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
         require(topicRefresh.toMillis() > 0, "topic-refresh", topicRefresh);
         require(idleTimeout.toMillis() > 0, "idle-timeout", idleTimeout);
         require(sessionTimeout.toMillis() > 0, "session-timeout", sessionTimeout);
+        require(maxStaleness.toMillis() > 0, "max-staleness", maxStaleness);
+    }
+
+    PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
+            Duration idleTimeout, Duration sessionTimeout) {
+        this(triggerInterval, maxBatchRecords, maxBatchBytes, topicRefresh, idleTimeout, sessionTimeout,
+                MAX_STALENESS);
     }
 
     PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
@@ -42,7 +52,7 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
 
     static PipelineSettings of(IngestConfig config) {
         return new PipelineSettings(config.triggerInterval(), config.maxBatchRecords(), config.maxBatchBytes(),
-                config.topicRefresh(), config.idleTimeout(), config.sessionTimeout());
+                config.topicRefresh(), config.idleTimeout(), config.sessionTimeout(), config.maxStaleness());
     }
 
     /**

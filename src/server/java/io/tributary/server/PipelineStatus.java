@@ -2,30 +2,42 @@ package io.tributary.server;
 
 import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.PartitionKey;
+import io.tributary.delta.PartitionPosition;
 import io.tributary.ingest.CommitResult;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.IngestionStatus.PartitionStatus;
 import io.tributary.ingest.IngestionStatus.State;
+import io.tributary.ingest.SourceRecord;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * A stream's status as its pipeline last saw it: positions from the table's log at open and at each commit, end
- * offsets from Kafka at each probe. Reading it costs nothing, so GET never opens the Delta log.
+ * offsets from Kafka at each probe. Reading it costs nothing, so GET never opens the Delta log. The state it reports
+ * is the pipeline's own (RUNNING, FAILED) with {@link StallWatch}'s verdict laid over it (STALLED).
  */
 final class PipelineStatus {
 
     private volatile State state = State.RUNNING;
     private volatile String message;
+    /** The last failure was that Kafka could not be reached: the consumer stage, which the watchdog may call a stall. */
+    private volatile boolean unreachable;
     private volatile Instant lastCommitAt;
     private volatile long tableVersion = -1;
     private volatile long rowsIngested;
     private volatile long decodeFailures;
     private volatile Map<PartitionKey, Long> positions = Map.of();
+    /** Per partition, the newest committed record timestamp and the last commit that added records (the table's). */
+    private volatile Map<PartitionKey, Instant> maxTimestamps = Map.of();
+    private volatile Map<PartitionKey, Instant> partitionCommits = Map.of();
     /** The last recreation of each topic, by name, as the table records it. */
     private volatile Map<String, IngestionStatus.TopicRecreation> recreations = Map.of();
     /** The last loss of each partition, as the table records it. */
@@ -33,13 +45,42 @@ final class PipelineStatus {
     private final Map<PartitionKey, Long> endOffsets = new ConcurrentHashMap<>();
     /** Topics the stream names that the cluster does not have (not created yet, or deleted), as last looked up. */
     private volatile List<String> missingTopics = List.of();
+    private final StallWatch watch = new StallWatch();
+    /** What the writer is doing now (decode, write, commit), for the watchdog's message; null: nothing known. */
+    private volatile Supplier<String> writerStage = () -> null;
+
+    /** The watchdog's bounds: 10 trigger intervals without progress, and the oldest waiting record's age. */
+    void settings(PipelineSettings settings) {
+        watch.settings(settings);
+    }
+
+    void writerStage(Supplier<String> stage) {
+        writerStage = stage;
+    }
+
+    /** Whether a consumer runs (or its pipeline retries); an idle stream is never stalled by the lag rule. */
+    void active(boolean active) {
+        watch.active(active);
+    }
 
     void opened(TableSnapshot.Status table, Map<PartitionKey, Long> positions) {
         tableVersion = table.version();
         lastCommitAt = table.lastCommitAt().orElse(null);
         rowsIngested = table.numRecords();
         decodeFailures = table.decodeFailures();
-        this.positions = positions;
+        positions(positions);
+    }
+
+    /** The freshness the table records per partition (see {@link PartitionPosition}). */
+    synchronized void freshness(Map<PartitionKey, PartitionPosition> fromTable) {
+        Map<PartitionKey, Instant> max = new HashMap<>();
+        Map<PartitionKey, Instant> commits = new HashMap<>();
+        fromTable.forEach((key, p) -> {
+            p.maxTimestamp().ifPresent(t -> max.put(key, t));
+            p.lastCommitAt().ifPresent(t -> commits.put(key, t));
+        });
+        maxTimestamps = Map.copyOf(max);
+        partitionCommits = Map.copyOf(commits);
     }
 
     synchronized void committed(CommitResult result) {
@@ -47,17 +88,42 @@ final class PipelineStatus {
         lastCommitAt = result.committedAt();
         rowsIngested += result.rows();
         decodeFailures += result.decodeFailures();
-        positions = result.positions();
+        Map<PartitionKey, Instant> max = new HashMap<>(maxTimestamps);
+        Map<PartitionKey, Instant> commits = new HashMap<>(partitionCommits);
         if (!result.recreations().isEmpty()) {
             Map<String, IngestionStatus.TopicRecreation> merged = new TreeMap<>(recreations);
             result.recreations().forEach(r -> merged.put(r.topic(), r));
             recreations = Map.copyOf(merged);
+            // A reset starts the new topic without a timestamp, as the table's positions do.
+            Set<String> reset = new HashSet<>();
+            result.recreations().forEach(r -> reset.add(r.topic()));
+            max.keySet().removeIf(k -> reset.contains(k.topic()));
         }
         if (!result.lost().isEmpty()) {
             Map<PartitionKey, IngestionStatus.LostOffsets> merged = new TreeMap<>(lost);
             result.lost().forEach(l -> merged.put(new PartitionKey(l.topic(), l.partition()), l));
             lost = Map.copyOf(merged);
         }
+        // The same values the commit wrote into the position domains, from the same records.
+        for (List<SourceRecord> records : result.committed()) {
+            if (records.isEmpty()) {
+                continue;
+            }
+            PartitionKey key = new PartitionKey(records.get(0).topic(), records.get(0).partition());
+            long newest = -1;
+            for (SourceRecord r : records) {
+                newest = Math.max(newest, r.timestampMs());
+            }
+            if (newest >= 0) {
+                Instant t = Instant.ofEpochMilli(newest);
+                max.merge(key, t, (a, b) -> a.isAfter(b) ? a : b);
+            }
+            commits.put(key, result.committedAt());
+        }
+        maxTimestamps = Map.copyOf(max);
+        partitionCommits = Map.copyOf(commits);
+        positions(result.positions());
+        watch.progress();
         running();
     }
 
@@ -75,15 +141,32 @@ final class PipelineStatus {
 
     void positions(Map<PartitionKey, Long> positions) {
         this.positions = positions;
+        watch.positions(positions);
     }
 
+    /** End offsets from a successful probe: they keep the lag current and tell the watchdog whether records wait. */
     void endOffsets(Map<PartitionKey, Long> ends) {
         endOffsets.putAll(ends);
+        watch.endOffsets(ends, positions);
+    }
+
+    /**
+     * Kafka answered a consumer that has nothing to wait for yet: its session started, or it has no partition
+     * assigned (joining its group, another server holds them all, only missing topics).
+     */
+    void kafkaAnswered() {
+        watch.progress();
+    }
+
+    /** Every record Kafka has was read and nothing is pending (a probe of the consumer, or the idle watch). */
+    void caughtUp() {
+        watch.caughtUp();
     }
 
     void running() {
         state = State.RUNNING;
         message = null;
+        unreachable = false;
     }
 
     void missingTopics(java.util.Collection<String> missing) {
@@ -108,10 +191,18 @@ final class PipelineStatus {
     void failed(String why) {
         message = why;
         state = State.FAILED;
+        unreachable = false;
     }
 
+    /** As {@link #failed}, for a stream whose brokers do not answer: while records wait that is a stall of its consumer. */
+    void unreachable(String why) {
+        failed(why);
+        unreachable = true;
+    }
+
+    /** The state as reported, the watchdog's verdict included. */
     State state() {
-        return state;
+        return verdict().state();
     }
 
     /** Lag of a partition: end offset minus the table's position; unknown (-1) before either is known. */
@@ -123,19 +214,67 @@ final class PipelineStatus {
         return Math.max(0, end - positions.getOrDefault(key, 0L));
     }
 
-    IngestionStatus snapshot() {
+    /** When a commit last added records of the partition, if one did. */
+    Instant lastCommitAt(PartitionKey key) {
+        return partitionCommits.get(key);
+    }
+
+    /** The stream's valid_through as the table records it (see {@link IngestionStatus#validThrough}). */
+    Instant validThrough() {
+        return IngestionStatus.validThrough(partitions());
+    }
+
+    private List<PartitionStatus> partitions() {
         Map<PartitionKey, Long> pos = new TreeMap<>(positions);
-        for (PartitionKey key : endOffsets.keySet()) {
-            pos.putIfAbsent(key, 0L);
-        }
-        List<PartitionStatus> partitions = new ArrayList<>(pos.size());
+        Map<PartitionKey, Instant> max = maxTimestamps;
+        Map<PartitionKey, Instant> commits = partitionCommits;
+        List<PartitionStatus> partitions = new ArrayList<>(pos.size() + endOffsets.size());
         pos.forEach((key, committed) -> {
             Long end = endOffsets.get(key);
             partitions.add(new PartitionStatus(key.topic(), key.partition(), committed,
-                    end == null ? 0 : Math.max(0, end - committed)));
+                    end == null ? 0 : Math.max(0, end - committed), commits.get(key), max.get(key)));
         });
-        return new IngestionStatus(state, message(), lastCommitAt, tableVersion, rowsIngested, decodeFailures,
-                List.copyOf(partitions), List.copyOf(new TreeMap<>(recreations).values()),
-                List.copyOf(new TreeMap<>(lost).values()));
+        return partitions;
+    }
+
+    private record Verdict(State state, String message) {}
+
+    private Verdict verdict() {
+        State own = state;
+        String ownMessage = message();
+        if (own == State.FAILED && !unreachable) {
+            // An error the pipeline names (storage, the registry database, credentials, a deleted stream): its
+            // message already says what is stuck, and it is retried or final as before.
+            return new Verdict(own, ownMessage);
+        }
+        String stall = watch.stalled(lagsByPartition(), writerStage.get(), !missingTopics.isEmpty());
+        if (stall == null) {
+            return new Verdict(own, ownMessage);
+        }
+        return new Verdict(State.STALLED, ownMessage == null ? stall : stall + "; last error: " + ownMessage);
+    }
+
+    private Map<PartitionKey, Long> lagsByPartition() {
+        Map<PartitionKey, Long> lags = new TreeMap<>();
+        positions.keySet().forEach(k -> lags.put(k, lag(k)));
+        endOffsets.keySet().forEach(k -> lags.put(k, lag(k)));
+        return lags;
+    }
+
+    IngestionStatus snapshot() {
+        Map<PartitionKey, Long> pos = new TreeMap<>(positions);
+        List<PartitionStatus> partitions = partitions();
+        for (PartitionKey key : endOffsets.keySet()) {
+            if (!pos.containsKey(key)) {
+                // Known to Kafka, not to the table yet: it counts towards valid_through as a partition without data.
+                partitions.add(new PartitionStatus(key.topic(), key.partition(), 0, Math.max(0, endOffsets.get(key)),
+                        null, null));
+            }
+        }
+        partitions.sort(java.util.Comparator.comparing(PartitionStatus::topic).thenComparingInt(PartitionStatus::partition));
+        Verdict verdict = verdict();
+        return new IngestionStatus(verdict.state(), verdict.message(), lastCommitAt, tableVersion, rowsIngested,
+                decodeFailures, List.copyOf(partitions), List.copyOf(new TreeMap<>(recreations).values()),
+                IngestionStatus.validThrough(partitions()), List.copyOf(new TreeMap<>(lost).values()));
     }
 }

@@ -8,6 +8,7 @@ import io.tributary.ingest.KafkaTopicIds;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StreamDeletedException;
 import io.tributary.ingest.StreamIngester;
+import io.tributary.logs.LogContext;
 import io.tributary.retry.Backoff;
 import java.time.Duration;
 import java.util.HashMap;
@@ -81,6 +82,11 @@ final class StreamPipeline {
         this.consumers = consumers;
         this.status = status;
         this.metrics = metrics;
+        status.settings(settings);
+        status.writerStage(() -> {
+            StreamIngester current = ingester;
+            return current == null ? null : current.stage();
+        });
         // The writer thread ends soon after its last batch, so an idle pipeline holds no thread.
         this.writer = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "tributary-write-" + spec.streamId());
@@ -110,6 +116,7 @@ final class StreamPipeline {
                 return false;
             }
             active = true;
+            status.active(true);
             activations++;
             Thread t = new Thread(this::run, "tributary-consume-" + spec.streamId());
             t.setDaemon(true);
@@ -144,6 +151,7 @@ final class StreamPipeline {
         Map<PartitionKey, Long> positions = new HashMap<>();
         details.forEach((k, v) -> positions.put(k, v.next()));
         status.opened(table.status(), positions);
+        status.freshness(details);
         status.recreations(IngestionStatus.TopicRecreation.of(details));
         status.lost(IngestionStatus.LostOffsets.of(details));
         if (idlePositions == null) {
@@ -151,9 +159,19 @@ final class StreamPipeline {
         }
     }
 
-    /** End offsets an idle stream's partitions have, as {@link IdleWatch} found them: they keep its lag current. */
-    void idleEndOffsets(Map<PartitionKey, Long> ends, java.util.Collection<String> missingTopics) {
+    /**
+     * End offsets an idle stream's partitions have, as {@link IdleWatch} found them: they keep its lag current.
+     * {@code waiting}: records wait past where it stands (it is being activated).
+     */
+    void idleEndOffsets(Map<PartitionKey, Long> ends, java.util.Collection<String> missingTopics, boolean waiting) {
         status.endOffsets(ends);
+        if (!waiting) {
+            status.caughtUp();
+        } else {
+            // Kafka answered: the watchdog's clock for the consumer about to start runs from here, not from the
+            // stream's last progress before it went idle (maybe hours ago).
+            status.kafkaAnswered();
+        }
         status.missingTopics(missingTopics);
         ends.keySet().forEach(metrics::lagGauge);
         if (idle()) {
@@ -211,6 +229,7 @@ final class StreamPipeline {
     }
 
     private void run() {
+        LogContext.stream(spec.streamName());
         Backoff.Retries retries = BACKOFF.retries();
         try {
             while (!stopping) {
@@ -235,7 +254,11 @@ final class StreamPipeline {
                         break;
                     }
                     String why = FailureMessages.describe(failure, spec.kafkaProperties());
-                    status.failed(why);
+                    if (FailureMessages.unreachable(failure)) {
+                        status.unreachable(why);
+                    } else {
+                        status.failed(why);
+                    }
                     long backoffMs = retries.next().toMillis();
                     LOG.warnf("stream %s failed, retrying in %d ms: %s", spec.streamName(), backoffMs, why);
                     sleep(backoffMs);
@@ -244,6 +267,7 @@ final class StreamPipeline {
             }
         } finally {
             active = false;
+            status.active(false);
         }
     }
 
@@ -285,8 +309,11 @@ final class StreamPipeline {
             ingester.cancel();
             return false;
         }
-        status.opened(opened.table().status(), ingester.positions());
+        TableSnapshot.Status table = opened.table().status();
+        LogContext.tableVersion(table.version());
+        status.opened(table, ingester.positions());
         Map<PartitionKey, PartitionPosition> details = opened.table().positionDetails();
+        status.freshness(details);
         status.recreations(IngestionStatus.TopicRecreation.of(details));
         status.lost(IngestionStatus.LostOffsets.of(details));
         ingester.positions().keySet().forEach(metrics::lagGauge);

@@ -76,6 +76,10 @@ class KafkaServerIngestionTest {
                 assertThat(s.<Map<String, Object>>getList("ingestion_status.partitions"))
                         .extracting(p -> p.get("partition") + "@" + p.get("committed_offset") + " lag " + p.get("lag"))
                         .containsExactlyInAnyOrder("0@12 lag 0", "1@12 lag 0");
+                // Freshness in the API: both partitions committed records (produced just now).
+                assertThat(s.getString("ingestion_status.valid_through")).isNotNull();
+                assertThat(s.<Map<String, Object>>getList("ingestion_status.partitions"))
+                        .allSatisfy(p -> assertThat(p.get("last_commit_at")).isNotNull());
             });
             List<Map<String, Object>> rows = KafkaTestSupport.rows(tables, location);
             assertThat(KafkaTestSupport.coordinates(rows)).containsExactly(
@@ -93,7 +97,12 @@ class KafkaServerIngestionTest {
                     .contains("tributary_ingest_commit_latency_seconds_count{stream=\"" + name + "\"}")
                     .contains("tributary_ingest_freshness_seconds_count{stream=\"" + name + "\"}")
                     .containsPattern("tributary_ingest_lag\\{partition=\"0\",stream=\"" + name.replace(".", "\\.")
-                            + "\",topic=\"" + topic + "\"} 0.0");
+                            + "\",topic=\"" + topic + "\"} 0.0")
+                    .contains("tributary_ingest_stalled{stream=\"" + name + "\"} 0.0")
+                    .containsPattern("tributary_ingest_valid_through_seconds\\{stream=\"" + name.replace(".", "\\.")
+                            + "\"} 1\\.[0-9]+E9")
+                    .containsPattern("tributary_ingest_last_commit_seconds\\{partition=\"1\",stream=\""
+                            + name.replace(".", "\\.") + "\",topic=\"" + topic + "\"} 1\\.[0-9]+E9");
 
             // Another server stops and starts the stream: this one follows through the registry's notifications.
             notifyLifecycle(id, "STOPPED", System.currentTimeMillis());

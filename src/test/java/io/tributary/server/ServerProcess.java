@@ -111,5 +111,10 @@ public final class ServerProcess {
         public Duration sessionTimeout() {
             return PipelineSettings.SESSION_TIMEOUT;
         }
+
+        @Override
+        public Duration maxStaleness() {
+            return PipelineSettings.MAX_STALENESS;
+        }
     };
 }

@@ -43,7 +43,7 @@ public class StreamIngestion {
      * a topic was deleted and created again the mapping may deliver from the old topic's offsets, so the new topic's
      * first records are read here (see {@link io.tributary.ingest.StreamIngester#recordReader}).
      */
-    private record Warm(OpenedIngester opened, Predicate<SourceRecord> subscribed, KafkaTopicIds topicIds,
+    private record Warm(String streamName, OpenedIngester opened, Predicate<SourceRecord> subscribed, KafkaTopicIds topicIds,
             KafkaRecordReader reader) {
         void close() {
             topicIds.close();
@@ -62,6 +62,8 @@ public class StreamIngestion {
     public Outcome ingest(String streamId, KafkaEvent event) {
         Warm stream = warm.computeIfAbsent(streamId, this::open);
         MicroBatch batch = event.microBatch(stream.subscribed());
+        // Every line of this invocation names its stream (the JSON log's mdc, on by default in the functions).
+        io.tributary.logs.LogContext.stream(stream.streamName());
         try {
             Optional<CommitResult> result = stream.opened().ingester().ingest(batch);
             return new Outcome(streamId, batch.size(), result.map(CommitResult::rows).orElse(0L),
@@ -90,6 +92,6 @@ public class StreamIngestion {
         KafkaTopicIds topicIds = new KafkaTopicIds(spec.kafkaProperties());
         KafkaRecordReader reader = new KafkaRecordReader(spec.kafkaProperties());
         opened.ingester().topicIds(topicIds).recordReader(reader);
-        return new Warm(opened, Subscribed.by(spec.subscription()), topicIds, reader);
+        return new Warm(spec.streamName(), opened, Subscribed.by(spec.subscription()), topicIds, reader);
     }
 }

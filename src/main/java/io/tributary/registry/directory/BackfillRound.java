@@ -8,6 +8,7 @@ import io.tributary.backfill.BackfillStatus;
 import io.tributary.registry.lock.StreamWriteLocks;
 import java.util.ArrayList;
 import java.util.List;
+import io.tributary.logs.LogContext;
 import org.jboss.logging.Logger;
 
 /**
@@ -48,13 +49,19 @@ public final class BackfillRound {
             throw new IllegalStateException("cannot list the pending backfills", e);
         }
         List<Result> results = new ArrayList<>();
-        for (BackfillTargets.Target target : pending) {
-            try {
-                results.add(check(target));
-            } catch (Throwable e) {
-                LOG.warnf(e, "backfill of stream %s failed; retrying at the next check", target.streamName());
-                results.add(new Result(target.streamId(), target.streamName(), null, null, true, false));
+        try {
+            for (BackfillTargets.Target target : pending) {
+                // Every line about this stream's backfill names it (and, once merged, the version and rows).
+                LogContext.stream(target.streamName());
+                try {
+                    results.add(check(target));
+                } catch (Throwable e) {
+                    LOG.warnf(e, "backfill of stream %s failed; retrying at the next check", target.streamName());
+                    results.add(new Result(target.streamId(), target.streamName(), null, null, true, false));
+                }
             }
+        } finally {
+            LogContext.clear();
         }
         return results;
     }

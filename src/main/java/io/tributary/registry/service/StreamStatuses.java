@@ -58,11 +58,11 @@ class StreamStatuses {
                 DeltaTable.Status s = table.status();
                 List<IngestionStatus.PartitionStatus> partitions = new ArrayList<>();
                 var positions = table.positionDetails();
-                positions.forEach((k, p) -> partitions.add(
-                        new IngestionStatus.PartitionStatus(k.topic(), k.partition(), p.next(), -1)));
+                positions.forEach((k, p) -> partitions.add(IngestionStatus.PartitionStatus.of(k, p, -1)));
                 return new IngestionStatus(IngestionStatus.State.RUNNING, null, s.lastCommitAt().orElse(null),
                         s.version(), s.numRecords(), s.decodeFailures(), partitions,
-                        IngestionStatus.TopicRecreation.of(positions), IngestionStatus.LostOffsets.of(positions));
+                        IngestionStatus.TopicRecreation.of(positions), IngestionStatus.validThrough(partitions),
+                        IngestionStatus.LostOffsets.of(positions));
             } catch (RuntimeException e) {
                 LOG.warnf("reading the status of stream %s from its table failed: %s", row.fullName,
                         e.getClass().getName());

@@ -107,6 +107,9 @@ public final class StreamViews {
             }
             g.writeNumberField("rows_ingested", status.rowsIngested());
             g.writeNumberField("decode_failures", status.decodeFailures());
+            if (status.validThrough() != null) {
+                g.writeStringField("valid_through", time(status.validThrough()));
+            }
             g.writeArrayFieldStart("partitions");
             for (IngestionStatus.PartitionStatus p : status.partitions()) {
                 g.writeStartObject();
@@ -115,6 +118,12 @@ public final class StreamViews {
                 g.writeNumberField("committed_offset", p.committedOffset());
                 if (p.lag() >= 0) {
                     g.writeNumberField("lag", p.lag());
+                }
+                if (p.lastCommitAt() != null) {
+                    g.writeStringField("last_commit_at", time(p.lastCommitAt()));
+                }
+                if (p.validThrough() != null) {
+                    g.writeStringField("valid_through", time(p.validThrough()));
                 }
                 g.writeEndObject();
             }

@@ -51,6 +51,36 @@ class StreamViewsTest {
     }
 
     @Test
+    void freshnessAndAStallAreShownAsTheyAreKnown() throws Exception {
+        Instant t0 = Instant.parse("2026-03-01T12:00:30Z");
+        Instant t1 = Instant.parse("2026-03-01T12:00:20Z");
+        Instant committed = Instant.parse("2026-11-30T10:00:00Z");
+        IngestionStatus status = new IngestionStatus(IngestionStatus.State.STALLED, "consumer: no record received",
+                committed, 4, 5, 0, List.of(
+                        new IngestionStatus.PartitionStatus("tx", 0, 3, 2, committed, t0),
+                        new IngestionStatus.PartitionStatus("tx", 1, 2, 0, committed.minusSeconds(5), t1),
+                        new IngestionStatus.PartitionStatus("tx", 2, 0, 0, null, null)),
+                List.of(), t1, List.of());
+        JsonNode view = JSON.readTree(StreamViews.one(row(), status).utf8());
+        assertEquals("STALLED", view.get("state").asText());
+        assertEquals("consumer: no record received", view.get("state_message").asText());
+        assertEquals("2026-03-01T12:00:20Z", view.at("/ingestion_status/valid_through").asText());
+        assertEquals("2026-11-30T10:00:00Z", view.at("/ingestion_status/partitions/0/last_commit_at").asText());
+        assertEquals("2026-03-01T12:00:30Z", view.at("/ingestion_status/partitions/0/valid_through").asText());
+        assertEquals("2026-11-30T09:59:55Z", view.at("/ingestion_status/partitions/1/last_commit_at").asText());
+        assertFalse(view.at("/ingestion_status/partitions/2").has("last_commit_at"), "none before its first commit");
+        assertFalse(view.at("/ingestion_status/partitions/2").has("valid_through"));
+
+        // As the log alone gives it (stream-api): a partition without a record keeps valid_through absent.
+        IngestionStatus fromLog = new IngestionStatus(IngestionStatus.State.RUNNING, null, committed, 4, 5, 0,
+                status.partitions(), List.of());
+        assertFalse(JSON.readTree(StreamViews.one(row(), fromLog).utf8()).at("/ingestion_status").has("valid_through"));
+        IngestionStatus allCommitted = new IngestionStatus(IngestionStatus.State.RUNNING, null, committed, 4, 5, 0,
+                status.partitions().subList(0, 2), List.of());
+        assertEquals(t1, allCommitted.validThrough());
+    }
+
+    @Test
     void aPageLeavesOutSchemaTextsUnlessAskedAndKeepsBothForms() throws Exception {
         StreamRow row = row();
         JsonNode without = JSON.readTree(StreamViews.page(List.of(row), Arrays.asList((IngestionStatus) null), false,
