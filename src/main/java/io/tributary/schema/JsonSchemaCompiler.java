@@ -1,14 +1,16 @@
 package io.tributary.schema;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * JSON Schema text to a column type and a decoding plan (SPEC 4.1): string (date-time -> TIMESTAMP, date -> DATE),
@@ -19,7 +21,10 @@ import tools.jackson.databind.json.JsonMapper;
  * properties are NULL.
  */
 final class JsonSchemaCompiler {
-    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+    // Jackson 2 (json-schema-validator 1.5's, the one Jackson of the functions) accepts trailing content by default;
+    // a schema text is exactly one JSON document.
+    private static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     record Compiled(Schema columnSchema, JsonValueReader root) {
         Decoder newDecoder() {
@@ -49,7 +54,7 @@ final class JsonSchemaCompiler {
         JsonNode document;
         try {
             document = MAPPER.readTree(text);
-        } catch (JacksonException e) {
+        } catch (JsonProcessingException e) {
             String at = e.getLocation() == null ? ""
                     : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
             throw new InvalidSchemaException(field, "is not valid JSON (" + LibraryMessages.clean(e.getOriginalMessage()) + at
@@ -82,8 +87,8 @@ final class JsonSchemaCompiler {
                     count += properties.size();
                 }
             }
-            if (node.isContainer()) {
-                for (JsonNode child : node.values()) {
+            if (node.isContainerNode()) {
+                for (JsonNode child : node) {
                     pending.push(child);
                 }
             }
@@ -104,11 +109,11 @@ final class JsonSchemaCompiler {
             return mapNullableAlternative(node, path, pointer);
         }
         List<String> types = new ArrayList<>();
-        if (type.isString()) {
-            types.add(type.stringValue());
+        if (type.isTextual()) {
+            types.add(type.textValue());
         } else {
             for (JsonNode t : type) {
-                types.add(t.asString());
+                types.add(t.asText());
             }
         }
         boolean nullable = types.remove("null");
@@ -141,7 +146,7 @@ final class JsonSchemaCompiler {
             }
             for (int i = 0; i < 2; i++) {
                 JsonNode nullType = alternatives.get(1 - i).get("type");
-                if (nullType != null && nullType.isString() && nullType.stringValue().equals("null")
+                if (nullType != null && nullType.isTextual() && nullType.textValue().equals("null")
                         && alternatives.get(1 - i).size() == 1) {
                     Mapped other = map(alternatives.get(i), path, pointer + "/" + keyword + "/" + i);
                     return other.nullable ? other : new Mapped(other.type, true, new JsonValueReader.OrNull(other.reader));
@@ -152,7 +157,7 @@ final class JsonSchemaCompiler {
     }
 
     private Mapped mapRef(JsonNode ref, String path, String pointer) {
-        String target = ref.isString() ? ref.stringValue() : "";
+        String target = ref.isTextual() ? ref.textValue() : "";
         if (!target.startsWith("#")) {
             throw new InvalidSchemaException(field, "$ref " + ref + " at " + pointer + " points outside this schema;"
                     + " only local references such as \"#/$defs/Address\" are followed, so inline the referenced"
@@ -181,7 +186,7 @@ final class JsonSchemaCompiler {
 
     private Mapped mapString(JsonNode node, boolean nullable, String path) {
         JsonNode format = node.get("format");
-        String f = format != null && format.isString() ? format.stringValue() : "";
+        String f = format != null && format.isTextual() ? format.textValue() : "";
         return switch (f) {
             case "date-time" -> new Mapped(ColumnTypes.timestamp(), nullable,
                     new JsonValueReader.Timestamp(nullable, path));
@@ -202,10 +207,11 @@ final class JsonSchemaCompiler {
         List<String> jsonNames = new ArrayList<>();
         List<JsonValueReader> readers = new ArrayList<>();
         List<Schema.Field> fields = new ArrayList<>();
-        for (String name : properties.propertyNames()) {
+        for (Map.Entry<String, JsonNode> property : properties.properties()) {
+            String name = property.getKey();
             String column = columns.add(name, "properties");
             String childPath = path.isEmpty() ? column : path + "." + column;
-            Mapped child = map(properties.get(name), childPath, pointer + "/properties/" + name);
+            Mapped child = map(property.getValue(), childPath, pointer + "/properties/" + name);
             jsonNames.add(name);
             readers.add(child.reader);
             fields.add(ColumnTypes.field(column, ColumnTypes.nullable(child.type)));

@@ -33,7 +33,8 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
-import tools.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 
 /**
  * First half of bench/spark-check: writes an ingestion table through the real ingestion core (Avro value with nested
@@ -178,7 +179,11 @@ public final class SparkCheckTableWriter {
                 "kafka_topic", TOPIC,
                 "kafka_partition", partition,
                 "kafka_offset", offset);
-        expected.add(JSON.writeValueAsString(row));
+        try {
+            expected.add(JSON.writeValueAsString(row));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
         return new SourceRecord(TOPIC, partition, offset, timestampMs,
                 key == null ? null : key.getBytes(StandardCharsets.UTF_8), bytes);
     }

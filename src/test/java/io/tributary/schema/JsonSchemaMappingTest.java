@@ -133,6 +133,13 @@ class JsonSchemaMappingTest {
     }
 
     @Test
+    void rejectsContentAfterTheSchema() {
+        // Jackson 3 refused it by default; the Jackson 2 reader (json-schema-validator 1.5's) must be told to.
+        assertThat(rejected(new SchemaSource.JsonSchema("{\"type\": \"string\"} {\"type\": \"integer\"}"))
+                .getMessage()).contains("is not valid JSON");
+    }
+
+    @Test
     void rejectsJsonThatIsNotASchema() {
         assertThat(rejected(new SchemaSource.JsonSchema("[1, 2]")).getMessage()).contains("not a JSON Schema");
         assertThat(rejected(new SchemaSource.JsonSchema("\"string\"")).getMessage()).contains("not a JSON Schema");

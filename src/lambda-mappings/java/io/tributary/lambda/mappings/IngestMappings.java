@@ -2,6 +2,8 @@ package io.tributary.lambda.mappings;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tributary.lambda.mappings.LambdaApi.ConflictException;
+import io.tributary.lambda.mappings.LambdaApi.NotFoundException;
 import io.tributary.config.KafkaAdminConfig;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.StartPositions;
@@ -22,10 +24,6 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.services.lambda.LambdaClient;
-import software.amazon.awssdk.services.lambda.model.CreateEventSourceMappingRequest;
-import software.amazon.awssdk.services.lambda.model.ResourceConflictException;
-import software.amazon.awssdk.services.lambda.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.secretsmanager.SecretsManagerClient;
 
 /**
@@ -58,7 +56,7 @@ public class IngestMappings {
         SortedSet<String> list(Map<String, String> kafkaProperties);
     }
 
-    private final LambdaClient lambda;
+    private final LambdaApi lambda;
     private final SecretsManagerClient secrets;
     private final IngestMappingSettings settings;
     private final MappingRequests requests;
@@ -68,13 +66,13 @@ public class IngestMappings {
 
     @Inject
     public IngestMappings(IngestMappingSettings settings, KafkaAdminConfig kafka) {
-        this(LambdaClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
+        this(SignedLambdaApi.fromEnvironment(),
                 SecretsManagerClient.builder().httpClient(UrlConnectionHttpClient.create()).build(),
                 settings, properties -> StartPositions.topicNames(properties, kafka.adminTimeout()), Duration.ofMinutes(2),
                 Duration.ofSeconds(2));
     }
 
-    IngestMappings(LambdaClient lambda, SecretsManagerClient secrets, IngestMappingSettings settings,
+    IngestMappings(LambdaApi lambda, SecretsManagerClient secrets, IngestMappingSettings settings,
             TopicNames topicNames, Duration deletionTimeout, Duration pollInterval) {
         this.lambda = lambda;
         this.secrets = secrets;
@@ -120,9 +118,8 @@ public class IngestMappings {
         }
         String alias = alias(spec.streamId());
         try {
-            lambda.createAlias(r -> r.functionName(settings.ingestFunctionArn()).name(alias).functionVersion("$LATEST")
-                    .description("Tributary stream " + spec.streamName()));
-        } catch (ResourceConflictException alreadyThere) {
+            lambda.createAlias(settings.ingestFunctionArn(), alias, "Tributary stream " + spec.streamName());
+        } catch (ConflictException alreadyThere) {
             // A retried create: the alias from the first attempt is the one we want.
         }
         try {
@@ -157,8 +154,8 @@ public class IngestMappings {
     public void remove(Collection<String> mappingIds) {
         for (String id : mappingIds) {
             try {
-                lambda.deleteEventSourceMapping(r -> r.uuid(id));
-            } catch (ResourceNotFoundException gone) {
+                lambda.deleteEventSourceMapping(id);
+            } catch (NotFoundException gone) {
                 // Deleted by an earlier attempt.
             }
         }
@@ -175,8 +172,8 @@ public class IngestMappings {
         List<MappingRecords.Mapping> created = new ArrayList<>();
         try {
             for (String topic : new TreeSet<>(topics)) {
-                CreateEventSourceMappingRequest request = requests.request(spec, access, secretArn, cluster, alias, topic);
-                created.add(new MappingRecords.Mapping(topic, lambda.createEventSourceMapping(request).uuid()));
+                ObjectNode request = requests.request(spec, access, secretArn, cluster, alias, topic);
+                created.add(new MappingRecords.Mapping(topic, lambda.createEventSourceMapping(request)));
             }
             return List.copyOf(created);
         } catch (RuntimeException e) {
@@ -197,8 +194,8 @@ public class IngestMappings {
     public void delete(String streamId, List<String> mappingIds) {
         for (String id : mappingIds) {
             try {
-                lambda.deleteEventSourceMapping(r -> r.uuid(id));
-            } catch (ResourceNotFoundException gone) {
+                lambda.deleteEventSourceMapping(id);
+            } catch (NotFoundException gone) {
                 // Deleted by an earlier attempt.
             }
         }
@@ -217,8 +214,8 @@ public class IngestMappings {
 
     private void deleteAliasAndSecret(String streamId) {
         try {
-            lambda.deleteAlias(r -> r.functionName(settings.ingestFunctionArn()).name(alias(streamId)));
-        } catch (ResourceNotFoundException gone) {
+            lambda.deleteAlias(settings.ingestFunctionArn(), alias(streamId));
+        } catch (NotFoundException gone) {
             // Deleted by an earlier attempt.
         }
         try {
@@ -235,12 +232,7 @@ public class IngestMappings {
     }
 
     private boolean exists(String id) {
-        try {
-            lambda.getEventSourceMapping(r -> r.uuid(id));
-            return true;
-        } catch (ResourceNotFoundException gone) {
-            return false;
-        }
+        return lambda.eventSourceMappingExists(id);
     }
 
     private Optional<String> credentialsSecret(String streamId, KafkaAccess access) {
