@@ -76,11 +76,18 @@ public class StreamsResource {
         return rescue.list(caller.principal(), name, integer("max_results", maxResults), pageToken);
     }
 
+    /**
+     * {@code POST …/{name}/rescued:replay}. The colon verb is matched here rather than in the path template: the
+     * router does not match a literal segment containing ':' (it answered 404).
+     */
     @POST
-    @Path("/{name}/rescued:replay")
+    @Path("/{name}/{verb}")
     @Operation(summary = "Decode a stream's rescued records again with its current schema and fill in the values of "
             + "those that decode now, in one commit (needs MANAGE on the ingestion table)")
-    public Uni<Map<String, Object>> replay(@PathParam("name") String name) {
+    public Uni<Map<String, Object>> replay(@PathParam("name") String name, @PathParam("verb") String verb) {
+        if (!"rescued:replay".equals(verb)) {
+            throw ApiException.notFound("no such endpoint: check the path against /q/openapi");
+        }
         return rescue.replay(caller.principal(), name);
     }
 

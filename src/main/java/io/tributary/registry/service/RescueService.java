@@ -1,13 +1,12 @@
 package io.tributary.registry.service;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.RowRewrites;
 import io.tributary.delta.TableChangedException;
 import io.tributary.delta.Tables;
-import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.RescuedRecords;
-import io.tributary.registry.directory.StreamDirectory;
 import io.tributary.registry.lock.StreamWriteLocks;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
@@ -43,12 +42,16 @@ public class RescueService {
     @Inject
     StreamReads reads;
     @Inject
-    StreamDirectory directory;
+    StreamSources sources;
     @Inject
     StreamWriteLocks writeLocks;
 
     /** A stream as these calls need it. */
-    private record Target(String streamId, String fullName, String location, boolean rescues) {}
+    private record Target(String streamId, String fullName, String location, StreamChecks.Checked checked) {
+        boolean rescues() {
+            return checked.rescueUndecodable();
+        }
+    }
 
     public Uni<Map<String, Object>> list(Principal caller, String nameParam, Integer maxResultsParam,
             String pageToken) {
@@ -90,21 +93,18 @@ public class RescueService {
                         + "records, so it has none to replay; create it with ingestion_config.rescue_undecodable "
                         + "true to keep them");
             }
-            return directory.byId(t.streamId()).flatMap(spec -> {
-                if (spec.isEmpty()) {
-                    throw ApiException.notFound("stream '" + t.fullName() + "' does not exist");
-                }
-                return Blocking.call(() -> replay(t, spec.get()));
-            });
+            // The schema sources with the registry's secret decrypted, as the stream's pipelines get them.
+            return Panache.withSession(() -> sources.resolve(t.checked(), null))
+                    .flatMap(resolved -> Blocking.call(() -> replay(t, resolved)));
         });
     }
 
-    private Map<String, Object> replay(Target t, PipelineSpec spec) {
+    private Map<String, Object> replay(Target t, StreamSources.Resolved spec) {
         RescuedRecords.Replay result;
         try {
             StreamSchema schema = StreamSchema.of(
-                    SideSchema.compile(spec.keySchema(), "schema_config.key_schema"),
-                    SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"), true);
+                    SideSchema.compile(spec.key(), "schema_config.key_schema"),
+                    SideSchema.compile(spec.value(), "schema_config.payload_schema"), true);
             DeltaTable table = tables.open(t.location());
             result = RescuedRecords.replay(table, schema, writeLocks.forStream(t.streamId(), t.location()));
         } catch (SchemaRegistryUnavailableException e) {
@@ -143,7 +143,7 @@ public class RescueService {
             }
             StreamChecks.Checked checked = StreamChecks.check(RegistryJson.read(found.stream().definition,
                     StreamDefinition.class));
-            return new Target(found.stream().id, fullName, found.tableLocation(), checked.rescueUndecodable());
+            return new Target(found.stream().id, fullName, found.tableLocation(), checked);
         });
     }
 
