@@ -38,7 +38,10 @@ final class StreamSchemas {
     record IngestionStatus(String lastCommitAt, Long tableVersion, long rowsIngested, long decodeFailures,
             List<Partition> partitions,
             @Schema(description = "Absent until a topic of the stream is found deleted and created again")
-            List<TopicRecreation> topicRecreations) {}
+            List<TopicRecreation> topicRecreations,
+            @Schema(description = "Rows still holding rescued data; only in GET of one stream with "
+                    + "ingestion_config.rescue_undecodable (SPEC 4.3)")
+            Long rescuedRecords) {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamTopicRecreation", description = "The last time a topic was found deleted and created again "
