@@ -46,19 +46,19 @@ class RescueColumnMergeTest {
                 row("bad", null, BASE.plus(Duration.ofMinutes(40)), 1, true),
                 // Early enough for the source (up to 00:11) to overlap the stream by more than an hour.
                 row("early", "x", Instant.parse("2025-12-31T22:00:00Z"), 2, false)), 1);
-        List<Map<String, Object>> before = KernelScan.rows(location);
+        List<Map<String, Object>> before = io.tributary.delta.IndependentReader.rows(location);
 
         BackfillStatus status = new Backfill(tables, BackfillSettings.defaults(),
                 Clock.fixed(CREATED, ZoneOffset.UTC)).run(new BackfillJob(location, source, List.of(), CREATED));
 
         assertThat(status.state()).isEqualTo(BackfillState.COMPLETED);
-        List<Map<String, Object>> expected = BackfillFixtures.referenceMerge(before, KernelScan.rows(source),
+        List<Map<String, Object>> expected = BackfillFixtures.referenceMerge(before, io.tributary.delta.IndependentReader.rows(source),
                 DedupKeys.DEFAULT, s -> {
                     Map<String, Object> r = new LinkedHashMap<>(BackfillFixtures.plainFromHistory(s));
                     r.put(StreamSchema.RESCUED_DATA, null);
                     return r;
                 });
-        List<Map<String, Object>> after = KernelScan.rows(location);
+        List<Map<String, Object>> after = io.tributary.delta.IndependentReader.rows(location);
         assertThat(after).containsExactlyInAnyOrderElementsOf(expected);
         assertThat(after).containsAll(before);
         assertThat(after.stream().filter(r -> r.get(StreamSchema.RESCUED_DATA) != null)).hasSize(1);
