@@ -5,6 +5,8 @@
 # BENCH_JAVA_OPTS adds options to the measuring JVM (e.g. a JFR recording), BENCH_NO_FRESHNESS=1 skips freshness,
 # BENCH_FENCE=<rounds> then runs the catch-up <rounds> times each without and with the write fence (every commit
 # under StreamWriteLocks on an embedded PostgreSQL) and prints both medians, their ratio and the fence's own time.
+# BENCH_RESCUE=<rounds> runs the catch-up <rounds> times each into a table without and with rescue_undecodable (the
+# _rescued_data column; every bench record decodes) and prints both medians and their ratio (goal: at least 0.95).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS="${1:-1000000}"

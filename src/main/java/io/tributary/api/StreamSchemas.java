@@ -43,7 +43,11 @@ final class StreamSchemas {
             List<TopicRecreation> topicRecreations,
             @Schema(description = "Absent until offsets of a partition are found deleted from Kafka (retention, "
                     + "DeleteRecords) before the stream read them")
-            List<LostOffsets> lostOffsets) {}
+            List<LostOffsets> lostOffsets,
+            @Schema(description = "Rows still holding rescued data; only in GET of one stream with "
+                    + "ingestion_config.rescue_undecodable (SPEC 4.3)")
+            Long rescuedRecords) {}
+
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @Schema(name = "StreamLostOffsets", description = "The last range of a partition's offsets that Kafka had deleted "

@@ -5,6 +5,7 @@ import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
 import io.tributary.registry.request.RegistryJson;
 import io.tributary.registry.request.StreamDefinition;
+import io.tributary.registry.service.RescueService;
 import io.tributary.registry.service.StreamService;
 import io.tributary.registry.view.JsonBody;
 import jakarta.inject.Inject;
@@ -32,6 +33,8 @@ public class StreamsResource {
     StreamService streams;
     @Inject
     Caller caller;
+    @Inject
+    RescueService rescue;
 
     @POST
     @Operation(summary = "Create a stream: validates it, creates its ingestion table and starts ingesting")
@@ -70,6 +73,30 @@ public class StreamsResource {
             @QueryParam("page_token") String pageToken, @QueryParam("include_schemas") String includeSchemas) {
         return streams.list(caller.principal(), catalog, schema, integer("max_results", maxResults, "use 1 to 1000"), pageToken,
                 bool("include_schemas", includeSchemas));
+    }
+
+    @GET
+    @Path("/{name}/rescued")
+    @Operation(summary = "List a stream's rescued records: the raw bytes and decode error of records that did not "
+            + "decode (streams with ingestion_config.rescue_undecodable), in topic, partition, offset order")
+    public Uni<Map<String, Object>> rescued(@PathParam("name") String name,
+            @QueryParam("max_results") String maxResults, @QueryParam("page_token") String pageToken) {
+        return rescue.list(caller.principal(), name, integer("max_results", maxResults, "use 1 to 1000"), pageToken);
+    }
+
+    /**
+     * {@code POST …/{name}/rescued:replay}. The colon verb is matched here rather than in the path template: the
+     * router does not match a literal segment containing ':' (it answered 404).
+     */
+    @POST
+    @Path("/{name}/{verb}")
+    @Operation(summary = "Decode a stream's rescued records again with its current schema and fill in the values of "
+            + "those that decode now, in one commit (needs MANAGE on the ingestion table)")
+    public Uni<Map<String, Object>> replay(@PathParam("name") String name, @PathParam("verb") String verb) {
+        if (!"rescued:replay".equals(verb)) {
+            throw ApiException.notFound("no such endpoint: check the path against /q/openapi");
+        }
+        return rescue.replay(caller.principal(), name);
     }
 
     @DELETE

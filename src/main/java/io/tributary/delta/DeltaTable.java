@@ -9,7 +9,8 @@ package io.tributary.delta;
  *   <li>{@link TableWriter}: write and discard data files, widen the schema;</li>
  *   <li>{@link PositionCommits}: commit files with the partitions' next offsets (a stream's batches);</li>
  *   <li>{@link ExclusiveCommits}: commit files only if nothing landed since a version (a backfill merge);</li>
- *   <li>{@link TableUpkeep}: compact and vacuum.</li>
+ *   <li>{@link TableUpkeep}: compact and vacuum;</li>
+ *   <li>{@link RowRewrites}: count and rewrite rows marked by a struct column (rescued records).</li>
  * </ul>
  */
-public interface DeltaTable extends PositionCommits, ExclusiveCommits, TableUpkeep {}
+public interface DeltaTable extends PositionCommits, ExclusiveCommits, TableUpkeep, RowRewrites {}

@@ -169,4 +169,20 @@ final class KernelDeltaTable implements DeltaTable {
     public VacuumResult vacuum(Duration retention) {
         return new TableVacuum(tables, path).run(retention, System.currentTimeMillis());
     }
+
+    @Override
+    public long rowsWithColumnSet(String column, String alwaysSet) {
+        return new RowRewrite(tables, path).count(column, alwaysSet);
+    }
+
+    @Override
+    public TableRows readFilesWithColumnSet(String column, String alwaysSet, Set<String> columns) {
+        return new RowRewrite(tables, path).read(column, alwaysSet, columns);
+    }
+
+    @Override
+    public Optional<Long> rewriteRows(String column, String alwaysSet, Schema rowSchema, RowChange change,
+            WriteGuard guard) {
+        return new RowRewrite(tables, path).rewrite(column, alwaysSet, rowSchema, change, guard);
+    }
 }

@@ -26,7 +26,7 @@ public record OpenedIngester(TableSnapshot table, StreamIngester ingester) {
     public static OpenedIngester open(Tables tables, PipelineSpec spec, WriteGuard guard) {
         StreamSchema schema = StreamSchema.of(
                 SideSchema.compile(spec.keySchema(), "schema_config.key_schema"),
-                SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"));
+                SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"), spec.rescueUndecodable());
         DeltaTable table = tables.open(spec.tableLocation());
         // The schema-aware constructor evolves the table to new compatible registry versions as messages name them.
         StreamIngester ingester = new StreamIngester(table, schema, guard);

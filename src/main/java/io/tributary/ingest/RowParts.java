@@ -34,8 +34,9 @@ final class RowParts {
 
     RowParts(Schema rowSchema, Decoder keyDecoder, Decoder valueDecoder) {
         List<String> names = rowSchema.getFields().stream().map(Schema.Field::name).toList();
-        if (!names.equals(Rows.COLUMNS)) {
-            throw new IllegalArgumentException("the row schema's columns must be " + Rows.COLUMNS + ", not " + names);
+        if (!names.equals(Rows.COLUMNS) && !names.equals(Rows.RESCUING_COLUMNS)) {
+            throw new IllegalArgumentException("the row schema's columns must be " + Rows.COLUMNS + " (or "
+                    + Rows.RESCUING_COLUMNS + "), not " + names);
         }
         this.rowSchema = rowSchema;
         this.keyDecoder = keyDecoder;

@@ -3,7 +3,10 @@ package io.tributary.ingest;
 import io.tributary.delta.PartitionKey;
 import io.tributary.schema.DecodeException;
 import io.tributary.schema.Decoder;
+import io.tributary.schema.AvroNullables;
 import io.tributary.schema.SchemaRegistryUnavailableException;
+import io.tributary.schema.StreamSchema;
+import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -25,12 +28,24 @@ final class Rows implements Iterable<GenericRecord> {
             "key", "value", "stream_record_timestamp", "record_source", "kafka_topic", "kafka_partition",
             "kafka_offset");
 
+    /** {@link #COLUMNS} and the rescue column: a stream with {@code rescue_undecodable} (SPEC "Rescued records"). */
+    static final List<String> RESCUING_COLUMNS = List.of(
+            "key", "value", "stream_record_timestamp", "record_source", "kafka_topic", "kafka_partition",
+            "kafka_offset", StreamSchema.RESCUED_DATA);
+
+    /** A decode error is kept to this many characters: it explains, the raw bytes beside it are the evidence. */
+    static final int MAX_ERROR_CHARS = 1000;
+
     private static final Utf8 STREAM = new Utf8("stream");
 
     private final Schema rowSchema;
     private final Decoder keyDecoder;
     private final Decoder valueDecoder;
     private final List<List<SourceRecord>> lists;
+    /** The schema of the rescue column, or null when the table has none (rescue off). */
+    private final Schema rescuedSchema;
+    /** Why the side being decoded failed, set by {@link #decode}; only read when rescuing. */
+    private String lastError;
     private long decodeFailures;
     private Map<PartitionKey, Long> failuresByPartition = new HashMap<>();
 
@@ -40,6 +55,8 @@ final class Rows implements Iterable<GenericRecord> {
         this.keyDecoder = keyDecoder;
         this.valueDecoder = valueDecoder;
         this.lists = lists;
+        Schema.Field rescued = rowSchema.getField(StreamSchema.RESCUED_DATA);
+        this.rescuedSchema = rescued == null ? null : AvroNullables.nonNull(rescued.schema());
     }
 
     /** Decode failures (key and value counted apart) of the last complete iteration. */
@@ -89,10 +106,17 @@ final class Rows implements Iterable<GenericRecord> {
         GenericData.Record row = new GenericData.Record(rowSchema);
         long failuresBefore = decodeFailures;
         row.put(0, decode(keyDecoder, r.key()));
+        String keyError = decodeFailures > failuresBefore ? lastError : null;
+        long afterKey = decodeFailures;
         row.put(1, decode(valueDecoder, r.value()));
+        String valueError = decodeFailures > afterKey ? lastError : null;
         if (decodeFailures > failuresBefore) {
             failuresByPartition.merge(new PartitionKey(r.topic(), r.partition()), decodeFailures - failuresBefore,
                     Long::sum);
+            if (rescuedSchema != null) {
+                // In the row itself, so the bytes land in the same commit as the row: exactly once with it.
+                row.put(7, rescued(rescuedSchema, r.key(), r.value(), keyError, valueError));
+            }
         }
         row.put(2, r.timestampMs() * 1000L);
         row.put(3, STREAM);
@@ -114,7 +138,41 @@ final class Rows implements Iterable<GenericRecord> {
         } catch (DecodeException | RuntimeException e) {
             // Permissive: an undecodable side is NULL and counted; the row keeps its metadata (SPEC 4).
             decodeFailures++;
+            if (rescuedSchema != null) {
+                lastError = describe(e);
+            }
             return null;
         }
+    }
+
+    /**
+     * The rescue column's value: both raw sides (a replay decodes the record as a whole), the errors of the sides that
+     * failed, and which they are. Null errors mean the side decoded.
+     */
+    static GenericRecord rescued(Schema rescuedSchema, byte[] key, byte[] value, String keyError, String valueError) {
+        GenericData.Record rescued = new GenericData.Record(rescuedSchema);
+        rescued.put(0, key == null ? null : ByteBuffer.wrap(key));
+        rescued.put(1, value == null ? null : ByteBuffer.wrap(value));
+        String error;
+        String side;
+        if (keyError != null && valueError != null) {
+            error = "key: " + keyError + "; value: " + valueError;
+            side = "key,value";
+        } else if (keyError != null) {
+            error = keyError;
+            side = "key";
+        } else {
+            error = valueError;
+            side = "value";
+        }
+        rescued.put(2, error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) : error);
+        rescued.put(3, side);
+        return rescued;
+    }
+
+    /** A decode error as a user reads it: the decoder's message, or the failure's kind when it has none. */
+    static String describe(Exception e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
     }
 }

@@ -25,15 +25,28 @@ public final class StreamSchema {
     public static final String KAFKA_PARTITION = "kafka_partition";
     public static final String KAFKA_OFFSET = "kafka_offset";
 
+    /**
+     * The rescue column (SPEC "Rescued records"): the last column of tables of streams with {@code rescue_undecodable},
+     * absent otherwise, so tables of streams without rescue keep the seven columns of SPEC 4.
+     */
+    public static final String RESCUED_DATA = "_rescued_data";
+    public static final String RESCUED_KEY = "key";
+    public static final String RESCUED_VALUE = "value";
+    public static final String RESCUED_ERROR = "error";
+    public static final String RESCUED_SIDE = "side";
+
     static final String ROW_RECORD_NAME = "tributary_row";
+    static final String RESCUED_RECORD_NAME = "tributary_rescued_data";
 
     private final SideSchema key;
     private final SideSchema value;
+    private final boolean rescue;
     private final Schema row;
 
-    private StreamSchema(SideSchema key, SideSchema value) {
+    private StreamSchema(SideSchema key, SideSchema value, boolean rescue) {
         this.key = key;
         this.value = value;
+        this.rescue = rescue;
         List<Schema.Field> fields = new ArrayList<>();
         fields.add(ColumnTypes.field(KEY, ColumnTypes.nullable(key.columnSchema())));
         fields.add(ColumnTypes.field(VALUE, ColumnTypes.nullable(value.columnSchema())));
@@ -42,6 +55,9 @@ public final class StreamSchema {
         fields.add(ColumnTypes.field(KAFKA_TOPIC, ColumnTypes.nullable(ColumnTypes.string())));
         fields.add(ColumnTypes.field(KAFKA_PARTITION, ColumnTypes.nullable(Schema.create(Schema.Type.INT))));
         fields.add(ColumnTypes.field(KAFKA_OFFSET, ColumnTypes.nullable(Schema.create(Schema.Type.LONG))));
+        if (rescue) {
+            fields.add(ColumnTypes.field(RESCUED_DATA, ColumnTypes.nullable(rescuedSchema())));
+        }
         this.row = ColumnTypes.record(ROW_RECORD_NAME, fields);
     }
 
@@ -50,10 +66,19 @@ public final class StreamSchema {
      *                                  possible for SideSchema implementations from outside this package)
      */
     public static StreamSchema of(SideSchema key, SideSchema value) {
+        return of(key, value, false);
+    }
+
+    /**
+     * As {@link #of(SideSchema, SideSchema)}; with {@code rescue} the row ends with {@link #RESCUED_DATA}, which keeps
+     * the raw bytes and decode error of every record that did not decode.
+     */
+    public static StreamSchema of(SideSchema key, SideSchema value, boolean rescue) {
         Set<String> keyNames = recordNames(key.columnSchema());
         Set<String> valueNames = recordNames(value.columnSchema());
-        if (!Collections.disjoint(keyNames, valueNames) || keyNames.contains(ROW_RECORD_NAME)
-                || valueNames.contains(ROW_RECORD_NAME)) {
+        Set<String> reserved = Set.of(ROW_RECORD_NAME, RESCUED_RECORD_NAME);
+        if (!Collections.disjoint(keyNames, valueNames) || !Collections.disjoint(keyNames, reserved)
+                || !Collections.disjoint(valueNames, reserved)) {
             if (key instanceof CompiledSide k && value instanceof CompiledSide v) {
                 key = k.withRecordPrefix(KEY);
                 value = v.withRecordPrefix(VALUE);
@@ -61,7 +86,26 @@ public final class StreamSchema {
                 throw new IllegalArgumentException("key and value schemas share record names");
             }
         }
-        return new StreamSchema(key, value);
+        return new StreamSchema(key, value, rescue);
+    }
+
+    /**
+     * struct&lt;key: binary, value: binary, error: string, side: string&gt;: the record's raw key and value bytes (both,
+     * whichever side failed, so a replay has the whole record), why decoding failed, and which sides failed
+     * ({@code key}, {@code value} or {@code key,value}).
+     */
+    public static Schema rescuedSchema() {
+        List<Schema.Field> fields = new ArrayList<>();
+        fields.add(ColumnTypes.field(RESCUED_KEY, ColumnTypes.nullable(Schema.create(Schema.Type.BYTES))));
+        fields.add(ColumnTypes.field(RESCUED_VALUE, ColumnTypes.nullable(Schema.create(Schema.Type.BYTES))));
+        fields.add(ColumnTypes.field(RESCUED_ERROR, ColumnTypes.nullable(ColumnTypes.string())));
+        fields.add(ColumnTypes.field(RESCUED_SIDE, ColumnTypes.nullable(ColumnTypes.string())));
+        return ColumnTypes.record(RESCUED_RECORD_NAME, fields);
+    }
+
+    /** Whether the row has the {@link #RESCUED_DATA} column. */
+    public boolean rescues() {
+        return rescue;
     }
 
     /**
@@ -76,7 +120,7 @@ public final class StreamSchema {
         if (k.isEmpty() && v.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(of(k.orElse(key), v.orElse(value)));
+        return Optional.of(of(k.orElse(key), v.orElse(value), rescue));
     }
 
     /**
@@ -85,8 +129,8 @@ public final class StreamSchema {
      */
     public List<StreamSchema> earlierVersions() {
         List<StreamSchema> out = new ArrayList<>();
-        value.earlierVersions().forEach(v -> out.add(of(key, v)));
-        key.earlierVersions().forEach(k -> out.add(of(k, value)));
+        value.earlierVersions().forEach(v -> out.add(of(key, v, rescue)));
+        key.earlierVersions().forEach(k -> out.add(of(k, value, rescue)));
         return out;
     }
 

@@ -154,6 +154,10 @@ public final class IngestBench {
         if (fenceRounds != null) {
             FenceBench.run(bootstrap, topic, records, tables, settings, fromStart, Integer.parseInt(fenceRounds));
         }
+        String rescueRounds = System.getenv("BENCH_RESCUE");
+        if (rescueRounds != null) {
+            RescueBench.run(bootstrap, topic, records, tables, settings, fromStart, Integer.parseInt(rescueRounds));
+        }
         if (System.getenv("BENCH_NO_FRESHNESS") == null) {
             freshness(bootstrap, tables, settings);
         }

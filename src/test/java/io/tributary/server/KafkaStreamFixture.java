@@ -37,6 +37,17 @@ final class KafkaStreamFixture {
         return create(tables, name, subscription, key, value, start, Map.of(), kafkaProperties);
     }
 
+    /** A stream with {@code rescue_undecodable}: its table ends with {@code _rescued_data}. */
+    static PipelineSpec createRescuing(Tables tables, String name, Subscription subscription, SchemaSource key,
+            SchemaSource value, Map<PartitionKey, Long> start, Map<String, String> kafkaProperties) {
+        String location = tables.defaultLocation("main", "test", name);
+        StreamSchema schema = StreamSchema.of(SideSchema.compile(key, "key_schema"),
+                SideSchema.compile(value, "payload_schema"), true);
+        tables.create(location, schema.rowSchema(), start);
+        return new PipelineSpec("id-" + name, "main.test." + name, location, subscription, kafkaProperties, key, value,
+                Instant.now(), true);
+    }
+
     /** As the registry creates it now: with the topic ids the start positions were read on. */
     static PipelineSpec create(Tables tables, String name, Subscription subscription, SchemaSource key,
             SchemaSource value, Map<PartitionKey, Long> start, Map<String, String> topicIds,

@@ -59,7 +59,7 @@ public final class RegisteredStreams {
         VertxContextSupport.subscribeAndAwait(() -> Panache.withTransaction(() -> t.persist().flatMap(x -> s.persist())));
         PipelineSpec spec = VertxContextSupport.subscribeAndAwait(() -> directory.byId(s.id)).orElseThrow();
         StreamSchema streamSchema = StreamSchema.of(SideSchema.compile(spec.keySchema(), "key"),
-                SideSchema.compile(spec.valueSchema(), "value"));
+                SideSchema.compile(spec.valueSchema(), "value"), spec.rescueUndecodable());
         tables.create(spec.tableLocation(), streamSchema.rowSchema(), startPositions);
         return spec;
     }

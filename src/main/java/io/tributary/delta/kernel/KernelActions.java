@@ -26,12 +26,23 @@ public final class KernelActions {
 
     /** The action removing the file of an add action (a row from {@code ScanFiles.addFile}), stamped {@code now}. */
     public static Row remove(Row addFile, long now) {
-        return SingleAction.createRemoveFileSingleAction(new AddFile(addFile).toRemoveFileRow(false, Optional.of(now)));
+        return remove(addFile, now, false);
+    }
+
+    /** As {@link #remove(Row, long)}; {@code dataChange} true when the replacing file's rows differ (a rewrite). */
+    public static Row remove(Row addFile, long now, boolean dataChange) {
+        return SingleAction.createRemoveFileSingleAction(new AddFile(addFile).toRemoveFileRow(dataChange,
+                Optional.of(now)));
     }
 
     /** The action adding an unpartitioned data file of the table at {@code root}. */
     public static Row add(StructType schema, URI root, DataFileStatus status) {
-        AddFile add = AddFile.convertDataFileStatus(schema, root, status, Collections.emptyMap(), false,
+        return add(schema, root, status, false);
+    }
+
+    /** As {@link #add(StructType, URI, DataFileStatus)}, with the action's {@code dataChange}. */
+    public static Row add(StructType schema, URI root, DataFileStatus status, boolean dataChange) {
+        AddFile add = AddFile.convertDataFileStatus(schema, root, status, Collections.emptyMap(), dataChange,
                 Collections.emptyMap(), Optional.empty(), Optional.empty(), Optional.empty());
         return SingleAction.createAddFileSingleAction(add.toRow());
     }

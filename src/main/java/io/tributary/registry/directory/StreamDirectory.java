@@ -83,6 +83,6 @@ public class StreamDirectory {
         StreamChecks.Checked checked = StreamChecks.check(RegistryJson.read(row.definition, StreamDefinition.class));
         return sources.resolve(checked, null).map(resolved -> new PipelineSpec(row.id, row.fullName,
                 table.storageLocation, checked.subscription(), resolved.kafkaProperties(), resolved.key(),
-                resolved.value(), row.createdAt));
+                resolved.value(), row.createdAt, checked.rescueUndecodable()));
     }
 }

@@ -43,7 +43,8 @@ public final class StreamChecks {
             Side key,
             Side value,
             SecretRef registrySecret,
-            List<String> deduplicationColumns) {
+            List<String> deduplicationColumns,
+            boolean rescueUndecodable) {
 
         public String fullName() {
             return String.join(".", name);
@@ -56,6 +57,15 @@ public final class StreamChecks {
         public String backfillName() {
             return backfill == null ? null : String.join(".", backfill);
         }
+    }
+
+    /**
+     * Whether a stored definition (as {@code RegistryJson.write} wrote a checked one) has
+     * {@code ingestion_config.rescue_undecodable} true, without parsing it: GET asks on every call, and a definition
+     * can hold large schema texts. Inside a string value the quotes would be escaped, so the text cannot match there.
+     */
+    public static boolean rescues(String storedDefinition) {
+        return storedDefinition != null && storedDefinition.contains("\"rescue_undecodable\":true");
     }
 
     public static Checked check(StreamDefinition d) {
@@ -133,9 +143,9 @@ public final class StreamChecks {
                 new StreamDefinition.ConnectionConfig(connectionName, mtls), sc,
                 new StreamDefinition.IngestionConfig(new StreamDefinition.TableRef(String.join(".", destination)),
                         backfill == null ? null : new StreamDefinition.TableRef(String.join(".", backfill)),
-                        ic.deduplicationColumns()));
+                        ic.deduplicationColumns(), ic.rescueUndecodable()));
         return new Checked(normalized, name, destination, backfill, subscription, connectionName, mtls, key, value,
-                registrySecret, dedup);
+                registrySecret, dedup, Boolean.TRUE.equals(ic.rescueUndecodable()));
     }
 
     public static Subscription subscription(StreamDefinition.SourceConfig sourceConfig) {

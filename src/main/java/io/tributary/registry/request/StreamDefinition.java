@@ -76,7 +76,14 @@ public record StreamDefinition(
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record IngestionConfig(
-            TableRef ingestionDestination, TableRef backfillSource, List<String> deduplicationColumns) {}
+            TableRef ingestionDestination, TableRef backfillSource, List<String> deduplicationColumns,
+            Boolean rescueUndecodable) {
+
+        public IngestionConfig(TableRef ingestionDestination, TableRef backfillSource,
+                List<String> deduplicationColumns) {
+            this(ingestionDestination, backfillSource, deduplicationColumns, null);
+        }
+    }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -130,7 +130,7 @@ class StreamCreation {
         StreamChecks.Checked checked = p.checked();
         SideSchema key = compile(p.sources().key(), checked.key().field());
         SideSchema value = compile(p.sources().value(), checked.value().field());
-        StreamSchema streamSchema = StreamSchema.of(key, value);
+        StreamSchema streamSchema = StreamSchema.of(key, value, checked.rescueUndecodable());
         Schema rowSchema = streamSchema.rowSchema();
         IngestionTableSchema.checkColumnPaths(streamSchema, checked.deduplicationColumns());
         // Names cannot climb out of the warehouse, but a link inside it can point anywhere.
@@ -181,7 +181,7 @@ class StreamCreation {
         row.createdAt = now;
         row.backfillState = checked.backfill() == null ? "NOT_CONFIGURED" : "WAITING_FOR_OVERLAP";
         PipelineSpec spec = new PipelineSpec(row.id, row.fullName, table.storageLocation, checked.subscription(),
-                p.sources().kafkaProperties(), p.sources().key(), p.sources().value(), now);
+                p.sources().kafkaProperties(), p.sources().key(), p.sources().value(), now, checked.rescueUndecodable());
         return new Built(p, row, table, spec, positions);
     }
 

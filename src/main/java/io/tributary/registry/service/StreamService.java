@@ -8,7 +8,9 @@ import io.tributary.ingest.PipelineControl;
 import io.tributary.registry.lock.StreamWriteLocks;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
+import io.tributary.registry.request.StreamChecks;
 import io.tributary.registry.request.StreamDefinition;
+import io.tributary.ingest.RescuedRecords;
 import io.tributary.registry.store.GrantRow;
 import io.tributary.registry.store.GrantStore;
 import io.tributary.registry.store.StreamRow;
@@ -62,7 +64,8 @@ public class StreamService {
             }
             AccessPolicy.require(caller, found.tableOwner(), found.privileges(), Privilege.SELECT, "table",
                     found.stream().tableName);
-            return statuses.of(found.stream(), found.tableLocation()).map(status -> StreamViews.one(found.stream(), status));
+            return statuses.of(found.stream(), found.tableLocation()).flatMap(status -> rescued(found)
+                    .map(rescued -> StreamViews.one(found.stream(), status, rescued)));
         });
     }
 
@@ -173,6 +176,23 @@ public class StreamService {
                         .eventually(() -> Blocking.run(lock::close))
                         .invoke(() -> StreamViews.forget(found.stream().id))
                         .replaceWithVoid()));
+    }
+
+    /**
+     * {@code ingestion_status.rescued_records} of a stream with rescue on, from the table's file statistics; null
+     * without rescue, or when the table cannot be read (the status says so already).
+     */
+    private Uni<Long> rescued(StreamReads.One found) {
+        if (!StreamChecks.rescues(found.stream().definition)) {
+            return Uni.createFrom().nullItem();
+        }
+        return Blocking.call(() -> {
+            try {
+                return RescuedRecords.count(tables.open(found.tableLocation()));
+            } catch (RuntimeException e) {
+                return null;
+            }
+        });
     }
 
     private record Found(StreamRow stream, TableRow table) {}

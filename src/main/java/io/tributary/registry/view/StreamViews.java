@@ -45,7 +45,12 @@ public final class StreamViews {
             long chars) {}
 
     public static JsonBody one(StreamRow row, IngestionStatus status) {
-        return write(g -> view(g, row, status, true));
+        return one(row, status, null);
+    }
+
+    /** @param rescuedRecords {@code ingestion_status.rescued_records}; null for a stream without rescue */
+    public static JsonBody one(StreamRow row, IngestionStatus status, Long rescuedRecords) {
+        return write(g -> view(g, row, status, true, rescuedRecords));
     }
 
     public static JsonBody page(List<StreamRow> rows, List<IngestionStatus> statuses, boolean includeSchemas,
@@ -54,7 +59,7 @@ public final class StreamViews {
             g.writeStartObject();
             g.writeArrayFieldStart("streams");
             for (int i = 0; i < rows.size(); i++) {
-                view(g, rows.get(i), statuses.get(i), includeSchemas);
+                view(g, rows.get(i), statuses.get(i), includeSchemas, null);
             }
             g.writeEndArray();
             if (nextPageToken != null) {
@@ -82,8 +87,8 @@ public final class StreamViews {
         return new JsonBody(out.toByteArray());
     }
 
-    private static void view(JsonGenerator g, StreamRow row, IngestionStatus status, boolean includeSchemas)
-            throws IOException {
+    private static void view(JsonGenerator g, StreamRow row, IngestionStatus status, boolean includeSchemas,
+            Long rescuedRecords) throws IOException {
         Members members = members(row);
         g.writeStartObject();
         for (Map.Entry<String, String> m : includeSchemas ? members.full() : members.withoutSchemas()) {
@@ -109,6 +114,9 @@ public final class StreamViews {
             g.writeNumberField("decode_failures", status.decodeFailures());
             if (status.validThrough() != null) {
                 g.writeStringField("valid_through", time(status.validThrough()));
+            }
+            if (rescuedRecords != null) {
+                g.writeNumberField("rescued_records", rescuedRecords);
             }
             g.writeArrayFieldStart("partitions");
             for (IngestionStatus.PartitionStatus p : status.partitions()) {

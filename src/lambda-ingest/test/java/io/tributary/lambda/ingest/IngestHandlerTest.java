@@ -149,6 +149,41 @@ class IngestHandlerTest {
     }
 
     @Test
+    void withRescueOnAnUndecodableValueLandsWithItsBytesAndErrorInTheSameCommitOnce() throws Throwable {
+        String topic = topic(1);
+        Stream stream = create("rescue", "{\"subscribe\": \"" + topic + "\"}", true);
+        List<RecordMetadata> sent = produce(topic, List.of(
+                new ProducerRecord<>(topic, 0, NOW + 3000, "r1", "{\"id\":\"r1\",\"amount\":1}"),
+                new ProducerRecord<>(topic, 0, NOW + 3001, "r2", "{\"id\":\"r2\",\"amount\":\"two\"}"),
+                new ProducerRecord<>(topic, 0, NOW + 3002, "r3", "not json")));
+        String event = IngestFixtures.mskEventOf(IngestFixtures.readAll(bootstrap, topic));
+
+        Invocation first = invoke(stream.alias(), event).ok();
+        assertThat(first.get("rows_added")).isEqualTo(3);
+        assertThat(first.get("table_version")).isEqualTo(1);
+        assertThat(invoke(stream.alias(), event).ok().get("rows_added")).as("redelivered").isEqualTo(0);
+
+        Map<Long, Map<String, Object>> byOffset = new java.util.TreeMap<>();
+        try (TableRows rows = tables.read(stream.location())) {
+            rows.forEachRemaining(r -> byOffset.put((Long) r.get("kafka_offset"), r));
+        }
+        assertThat(byOffset).hasSize(3);
+        assertThat(byOffset.get(sent.get(0).offset()).get("_rescued_data")).isNull();
+        for (int i = 1; i < 3; i++) {
+            Map<String, Object> row = byOffset.get(sent.get(i).offset());
+            assertThat(row.get("value")).isNull();
+            Map<?, ?> rescued = (Map<?, ?>) row.get("_rescued_data");
+            assertThat(rescued).isNotNull();
+            assertThat(new String((byte[]) rescued.get("value"), StandardCharsets.UTF_8))
+                    .isEqualTo(i == 1 ? "{\"id\":\"r2\",\"amount\":\"two\"}" : "not json");
+            assertThat(new String((byte[]) rescued.get("key"), StandardCharsets.UTF_8)).isEqualTo("r" + (i + 1));
+            assertThat(rescued.get("side")).isEqualTo("value");
+            assertThat((String) rescued.get("error")).isNotBlank();
+        }
+        assertThat(io.tributary.ingest.RescuedRecords.count(tables.open(stream.location()))).isEqualTo(2);
+    }
+
+    @Test
     void withoutAStreamAliasTheBatchFailsSoTheMappingRedeliversIt() {
         String event = IngestFixtures.mskEvent(List.of(new IngestFixtures.Rec("tx", 0, 0, 1L, "k", "{\"id\":\"a\"}")));
         given().contentType("application/json").body(event)
@@ -186,6 +221,10 @@ class IngestHandlerTest {
 
     /** Creates the stream the way stream-api does (the registry's create: start positions from the broker). */
     Stream create(String schema, String subscriptionMode) throws Throwable {
+        return create(schema, subscriptionMode, false);
+    }
+
+    Stream create(String schema, String subscriptionMode, boolean rescue) throws Throwable {
         String schemaName = schema + "_" + Long.toString(System.nanoTime(), 36);
         String name = "main." + schemaName + ".tx";
         String body = "{\"name\": \"" + name + "\","
@@ -194,7 +233,7 @@ class IngestHandlerTest {
                 + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": "
                 + new ObjectMapper().writeValueAsString(PAYLOAD_SCHEMA) + "}}},"
                 + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + name
-                + "_ingestion\"}}}";
+                + "_ingestion\"}" + (rescue ? ", \"rescue_undecodable\": true" : "") + "}}";
         JsonNode created = new ObjectMapper().readTree(VertxContextSupport.subscribeAndAwait(
                 () -> streams.create(ROOT, RegistryJson.parse(body, StreamDefinition.class))).utf8());
         return new Stream(created.get("stream_id").asText(), tables.defaultLocation("main", schemaName, "tx_ingestion"));
