@@ -68,4 +68,12 @@ public interface Tables {
 
     /** The live data files of the table's latest snapshot with their statistics. Works for any Delta table. */
     List<DataFileSummary> dataFiles(String location);
+
+    /**
+     * The rows the commits after {@code afterVersion} added, up to the latest version ({@link TableChanges}); every
+     * row of the latest snapshot when {@code afterVersion} is negative. For copies kept in step with the table.
+     *
+     * @throws NoSuchTableException when there is no Delta log at the location
+     */
+    TableChanges changesSince(String location, long afterVersion);
 }
