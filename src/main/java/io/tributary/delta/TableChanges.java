@@ -53,6 +53,7 @@ public final class TableChanges implements TableRows {
     private CloseableIterator<ColumnarBatch> data;
     private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
     private final TableReader snapshotRows;
+    private final Optional<String> unsupported;
 
     /** The rows added after {@code afterVersion} up to the latest version; all rows of it when afterVersion < 0. */
     static TableChanges since(Engine engine, Snapshot latest, long afterVersion) {
@@ -66,6 +67,7 @@ public final class TableChanges implements TableRows {
         this.committedAtMs = latest.getTimestamp(engine);
         this.schema = latest.getSchema();
         this.columns = leaves(schema);
+        this.unsupported = unsupported(latest);
         if (afterVersion < 0) {
             // A first copy: Kernel's scan of the snapshot, which handles every table feature it reads.
             this.snapshotRows = new TableReader(engine, latest);
@@ -75,7 +77,9 @@ public final class TableChanges implements TableRows {
         if (afterVersion > version) {
             throw new IllegalArgumentException("version " + afterVersion + " is after the table's latest, " + version);
         }
-        refuseUnsupported(latest);
+        if (unsupported.isPresent()) {
+            throw new UnsupportedOperationException(unsupported.get());
+        }
         if (afterVersion == version) {
             return;
         }
@@ -104,16 +108,25 @@ public final class TableChanges implements TableRows {
         }
     }
 
-    private void refuseUnsupported(Snapshot latest) {
+    private Optional<String> unsupported(Snapshot latest) {
         if (!latest.getPartitionColumnNames().isEmpty()) {
-            throw new UnsupportedOperationException("the table at " + tableRoot + " is partitioned (by "
+            return Optional.of("the table at " + tableRoot + " is partitioned (by "
                     + latest.getPartitionColumnNames() + "), which a synced copy cannot follow incrementally");
         }
         String mapping = latest.getTableProperties().getOrDefault("delta.columnMapping.mode", "none");
         if (!"none".equalsIgnoreCase(mapping)) {
-            throw new UnsupportedOperationException("the table at " + tableRoot + " uses column mapping ("
-                    + mapping + "), which a synced copy cannot follow incrementally");
+            return Optional.of("the table at " + tableRoot + " uses column mapping (" + mapping
+                    + "), which a synced copy cannot follow incrementally");
         }
+        return Optional.empty();
+    }
+
+    /**
+     * Why the table cannot be followed incrementally (only rebuilt from its snapshot), if it cannot. Deletion vectors
+     * are found only when a commit read adds one.
+     */
+    public Optional<String> unsupportedIncrementally() {
+        return unsupported;
     }
 
     /** The latest version: what the rows bring a copy up to. */

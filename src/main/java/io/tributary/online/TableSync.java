@@ -50,17 +50,20 @@ public final class TableSync {
     }
 
     /**
-     * Syncs once: incrementally for TRIGGERED and CONTINUOUS, a rebuild for SNAPSHOT.
+     * Syncs once (the synced table's state row must exist: {@link OnlineStore#register}): incrementally for TRIGGERED and CONTINUOUS, a rebuild for SNAPSHOT.
      *
      * @throws SyncException when the source changed in a way the synced table cannot follow (nothing was written)
      */
     public SyncResult run(SyncSpec spec) {
         long started = System.nanoTime();
-        store.register(spec);
         try (Connection c = store.connection()) {
             c.setAutoCommit(false);
             try {
                 SyncState state = store.state(c, spec.id(), true);
+                if (state == null) {
+                    // Deleted meanwhile (its state row goes with its table): a sync must not bring the table back.
+                    throw new SyncException("synced table " + spec.name() + " was deleted");
+                }
                 SyncResult result = spec.policy() == SyncPolicy.SNAPSHOT
                         ? rebuild(c, spec, state, started)
                         : incremental(c, spec, state, started);

@@ -52,8 +52,13 @@ class TableSyncTest {
     }
 
     SyncSpec spec(SyncPolicy policy) {
-        return new SyncSpec("id-" + policy, "c.s.orders_online", "orders_online_" + policy.name().toLowerCase(),
-                location, List.of("value.user_id"), "stream_record_timestamp", policy);
+        return registered(new SyncSpec("id-" + policy, "c.s.orders_online", "orders_online_" + policy.name().toLowerCase(),
+                location, List.of("value.user_id"), "stream_record_timestamp", policy));
+    }
+
+    SyncSpec registered(SyncSpec spec) {
+        store.register(spec);
+        return spec;
     }
 
     void append(List<GenericRecord> rows) {
@@ -212,8 +217,8 @@ class TableSyncTest {
 
     @Test
     void aKeyThatIsNotAColumnIsRefusedNamingIt() {
-        SyncSpec bad = new SyncSpec("bad", "c.s.bad", "bad", location, List.of("value.nope"), null,
-                SyncPolicy.TRIGGERED);
+        SyncSpec bad = registered(new SyncSpec("bad", "c.s.bad", "bad", location, List.of("value.nope"), null,
+                SyncPolicy.TRIGGERED));
         append(rows(V1, 0, "u1", 1, 10));
         assertThatThrownBy(() -> new TableSync(tables, store).run(bad)).isInstanceOf(SyncException.class)
                 .hasMessageContaining("'value.nope' is not a column");
