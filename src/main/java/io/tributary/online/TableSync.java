@@ -13,6 +13,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ public final class TableSync {
     static final String BUILD_SUFFIX = "__snapshot";
     /** Distinct keys held before they are written; the transaction still covers the whole sync. */
     private static final int CHUNK_KEYS = 5_000;
+    private static final int ROWS_PER_STATEMENT = 500;
 
     private final Tables tables;
     private final OnlineStore store;
@@ -191,7 +193,8 @@ public final class TableSync {
         long read = 0;
         long nullKeys = 0;
         Map<List<Object>, Object[]> chunk = new LinkedHashMap<>();
-        try (PreparedStatement upsert = c.prepareStatement(upsertSql(table, all, key, ts))) {
+        Upserts upserts = new Upserts(c, table, all, key, ts);
+        try {
             while (changes.hasNext()) {
                 Map<String, Object> row = changes.next();
                 Object[] values = new Object[all.size()];
@@ -214,10 +217,13 @@ public final class TableSync {
                     chunk.put(k, values);
                 }
                 if (chunk.size() >= CHUNK_KEYS) {
-                    flush(upsert, all, chunk);
+                    upserts.write(chunk.values());
+                    chunk.clear();
                 }
             }
-            flush(upsert, all, chunk);
+            upserts.write(chunk.values());
+        } finally {
+            upserts.close();
         }
         return new long[] {read, nullKeys};
     }
@@ -234,28 +240,71 @@ public final class TableSync {
         return ((Comparable) incoming).compareTo(held) < 0;
     }
 
-    private static void flush(PreparedStatement upsert, List<OnlineColumn> all, Map<List<Object>, Object[]> chunk)
-            throws SQLException {
-        if (chunk.isEmpty()) {
-            return;
+    /**
+     * Multi-row upserts: one statement per up to {@link #ROWS_PER_STATEMENT} distinct keys (a statement may not touch
+     * one key twice, hence the per-key reduction before), so a sync costs a round trip per few hundred rows rather
+     * than per row.
+     */
+    private final class Upserts implements AutoCloseable {
+        private final Connection c;
+        private final String table;
+        private final List<OnlineColumn> all;
+        private final List<OnlineColumn> key;
+        private final OnlineColumn ts;
+        private final int rowsPerStatement;
+        private final Map<Integer, PreparedStatement> statements = new HashMap<>();
+
+        Upserts(Connection c, String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts) {
+            this.c = c;
+            this.table = table;
+            this.all = all;
+            this.key = key;
+            this.ts = ts;
+            // PostgreSQL's protocol allows 65535 parameters per statement.
+            this.rowsPerStatement = Math.max(1, Math.min(ROWS_PER_STATEMENT, 30_000 / Math.max(1, all.size())));
         }
-        for (Object[] values : chunk.values()) {
-            for (int i = 0; i < values.length; i++) {
-                bind(upsert, i + 1, all.get(i), values[i]);
+
+        void write(java.util.Collection<Object[]> rows) throws SQLException {
+            List<Object[]> list = new ArrayList<>(rows);
+            for (int from = 0; from < list.size(); from += rowsPerStatement) {
+                int n = Math.min(rowsPerStatement, list.size() - from);
+                PreparedStatement s = statements.get(n);
+                if (s == null) {
+                    s = c.prepareStatement(upsertSql(table, all, key, ts, n));
+                    statements.put(n, s);
+                }
+                int p = 1;
+                for (int r = from; r < from + n; r++) {
+                    Object[] values = list.get(r);
+                    for (int i = 0; i < values.length; i++) {
+                        bind(s, p++, all.get(i), values[i]);
+                    }
+                }
+                s.executeUpdate();
             }
-            upsert.addBatch();
         }
-        upsert.executeBatch();
-        chunk.clear();
+
+        @Override
+        public void close() throws SQLException {
+            for (PreparedStatement s : statements.values()) {
+                s.close();
+            }
+        }
     }
 
-    private String upsertSql(String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts) {
+    private String upsertSql(String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts,
+            int rows) {
         String names = all.stream().map(c -> OnlineStore.quote(c.name())).collect(Collectors.joining(", "));
-        String params = all.stream().map(c -> c.json() ? "CAST(? AS jsonb)" : "?").collect(Collectors.joining(", "));
+        String params = all.stream().map(c -> c.json() ? "CAST(? AS jsonb)" : "?")
+                .collect(Collectors.joining(", ", "(", ")"));
         String pk = key.stream().map(k -> OnlineStore.quote(k.name())).collect(Collectors.joining(", "));
         List<OnlineColumn> rest = all.stream().filter(c -> !key.contains(c)).toList();
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(store.qualified(table)).append(" AS t (")
-                .append(names).append(") VALUES (").append(params).append(") ON CONFLICT (").append(pk).append(") ");
+                .append(names).append(") VALUES ");
+        for (int r = 0; r < rows; r++) {
+            sql.append(r == 0 ? "" : ", ").append(params);
+        }
+        sql.append(" ON CONFLICT (").append(pk).append(") ");
         if (rest.isEmpty()) {
             return sql.append("DO NOTHING").toString();
         }
