@@ -103,6 +103,10 @@ public final class OnlineBench {
         admin.put("bootstrap.servers", bootstrap);
         try (Admin a = Admin.create(admin)) {
             a.createTopics(List.of(new NewTopic(topic, 6, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw e;
+            }
         }
         b.call("POST", "/api/2.0/connections", "{\"name\": \"bench\", \"connection_type\": \"KAFKA\", \"options\": "
                 + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}");

@@ -16,6 +16,9 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Synced tables in the shape of Databricks' (SPEC "Synced tables"). */
@@ -24,6 +27,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "Synced tables")
 @NeedsRegistry
 public class SyncedTablesResource {
+    /** What a lookup answers (written by the service as JSON; this describes it for the OpenAPI document). */
+    public record LookupAnswer(java.util.List<Map<String, Object>> rows) {}
+
     @Inject
     SyncedTableService synced;
     @Inject
@@ -66,6 +72,9 @@ public class SyncedTablesResource {
     @POST
     @Path("/{name}/lookup")
     @Operation(summary = "Look up 1 to 1000 keys; rows in key order, null for a missing key")
+    @APIResponse(responseCode = "200", description = "The rows, in key order",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = LookupAnswer.class)))
     public Uni<JsonBody> lookup(@PathParam("name") String name, SyncedTableRequests.Lookup body) {
         return synced.lookup(caller.principal(), name, RegistryJson.present(body));
     }
