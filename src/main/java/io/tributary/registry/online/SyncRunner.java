@@ -63,9 +63,19 @@ public class SyncRunner {
         }
     }
 
-    /** Syncs every CONTINUOUS synced table of a source location that the registry lists. */
+    /**
+     * Syncs every CONTINUOUS synced table of a source location that the registry lists. Never throws: the caller is
+     * an ingestion path, which must not fail for its synced tables (the catch-up tries again).
+     */
     public void runContinuousOf(String sourceLocation) {
-        for (SyncedTableRow row : registry.continuousOf(sourceLocation)) {
+        List<SyncedTableRow> rows;
+        try {
+            rows = registry.continuousOf(sourceLocation);
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot list the synced tables of %s: %s", sourceLocation, e.getMessage());
+            return;
+        }
+        for (SyncedTableRow row : rows) {
             run(row);
         }
     }
@@ -118,11 +128,6 @@ public class SyncRunner {
         } catch (RuntimeException e) {
             LOG.debugf("recording the failure of %s failed too: %s", row.fullName(), e.getMessage());
         }
-    }
-
-    /** Every synced table of the list; for callers that sync a set at once. */
-    public void runAll(List<SyncedTableRow> rows) {
-        rows.forEach(this::run);
     }
 
     void onShutdown(@Observes ShutdownEvent event) {
