@@ -24,7 +24,8 @@ class ArchitectureTest {
      * in any host.
      */
     static final String[] CORE = {"io.tributary.schema..", "io.tributary.delta..", "io.tributary.ingest..",
-            "io.tributary.backfill..", "io.tributary.maintenance..", "io.tributary.retry..", "io.tributary.logs.."};
+            "io.tributary.backfill..", "io.tributary.maintenance..", "io.tributary.retry..", "io.tributary.logs..",
+            "io.tributary.online.."};
     /** The services both runtimes share: the registry and access control. */
     static final String[] SERVICES = {"io.tributary.registry..", "io.tributary.security..", "io.tributary.config.."};
     /** The runtime adapters: HTTP resources, the server's pipelines, the Lambda handlers. */

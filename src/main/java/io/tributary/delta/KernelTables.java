@@ -130,6 +130,11 @@ final class KernelTables implements Tables {
         return new TableReader(engine, latest(qualify(location)), path -> true, columns);
     }
 
+    @Override
+    public TableChanges changesSince(String location, long afterVersion) {
+        return TableChanges.since(engine, latest(qualify(location)), afterVersion);
+    }
+
     Snapshot latest(String path) {
         try {
             return TableManager.loadSnapshot(path).build(engine);

@@ -76,4 +76,12 @@ public interface Tables {
      * @throws NoSuchTableException when there is no Delta log at the location
      */
     TableHistory history(String location, java.time.Instant since, int maxCommits);
+
+    /**
+     * The rows the commits after {@code afterVersion} added, up to the latest version ({@link TableChanges}); every
+     * row of the latest snapshot when {@code afterVersion} is negative. For copies kept in step with the table.
+     *
+     * @throws NoSuchTableException when there is no Delta log at the location
+     */
+    TableChanges changesSince(String location, long afterVersion);
 }

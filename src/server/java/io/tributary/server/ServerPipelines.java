@@ -42,10 +42,12 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
 
     @Inject
     ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle,
-            StreamWriteLocks writeLocks, StreamDirectory directory) {
+            StreamWriteLocks writeLocks, StreamDirectory directory, ContinuousSync synced) {
         // Every commit under the stream's write lock: a delete on another server stops this pipeline only through
-        // the lifecycle channel, later; the lock makes its next commit find the stream gone instead.
-        this(config, new TableIngesters(tables, spec -> writeLocks.forStream(spec.streamId(), spec.tableLocation())),
+        // the lifecycle channel, later; the lock makes its next commit find the stream gone instead. After each
+        // commit the table's CONTINUOUS synced tables are synced, off the writer's thread.
+        this(config, new TableIngesters(tables, spec -> synced.afterCommits(
+                writeLocks.forStream(spec.streamId(), spec.tableLocation()), spec.tableLocation())),
                 registry, lifecycle,
                 spec -> {
                     try {

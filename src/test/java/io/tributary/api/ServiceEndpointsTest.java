@@ -32,6 +32,7 @@ class ServiceEndpointsTest {
                 .body("paths.'/api/2.0/feature-engineering/streams/{name}'.get.responses.'200'.content."
                         + "'application/json'.schema.'$ref'", equalTo("#/components/schemas/StreamView"))
                 .body("components.schemas.StreamStatus.properties", org.hamcrest.Matchers.hasKey("ingestion_status"))
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/2.0/database/synced_tables/{name}/lookup"))
                 .body("components.schemas", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("JsonBody")));
         given().get("/q/swagger-ui/").then().statusCode(200);
     }

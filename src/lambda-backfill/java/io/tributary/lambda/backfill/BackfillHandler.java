@@ -31,6 +31,7 @@ import java.util.List;
  * invoke it.
  */
 public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillSummary> {
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(BackfillHandler.class);
     static final String SCHEDULER_SOURCE = "tributary.scheduler";
     static final String EVENTS_SOURCE = "aws.events";
 
@@ -48,6 +49,8 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
     BackfillConfig backfillConfig;
     @Inject
     MaintenanceConfig maintenanceConfig;
+    @Inject
+    io.tributary.registry.online.SyncRunner synced;
 
     @Override
     public BackfillSummary handleRequest(ScheduledEvent event, Context context) {
@@ -67,6 +70,12 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
             throw new IllegalStateException("backfill check failed: " + e.getMessage(), e);
         }
         TableMaintenance.Summary maintained = maintainAll(maintenance);
+        // The synced tables' catch-up: what the ingest function's own syncs left behind, merges, first syncs.
+        try {
+            synced.catchUp();
+        } catch (RuntimeException e) {
+            LOG.warnf("the synced tables' catch-up failed: %s", e.getMessage());
+        }
         long merged = results.stream().filter(r -> r.rowsMerged() != null).count();
         long failed = results.stream().filter(BackfillRound.Result::error).count();
         return new BackfillSummary(results.size(), merged, failed, maintained.tablesCompacted(),

@@ -35,6 +35,8 @@ public class StreamIngestion {
     Tables tables;
     @Inject
     StreamWriteLocks writeLocks;
+    @Inject
+    io.tributary.registry.online.SyncRunner synced;
 
     private final Map<String, Warm> warm = new ConcurrentHashMap<>();
 
@@ -43,8 +45,8 @@ public class StreamIngestion {
      * a topic was deleted and created again the mapping may deliver from the old topic's offsets, so the new topic's
      * first records are read here (see {@link io.tributary.ingest.StreamIngester#recordReader}).
      */
-    private record Warm(String streamName, OpenedIngester opened, Predicate<SourceRecord> subscribed, KafkaTopicIds topicIds,
-            KafkaRecordReader reader) {
+    private record Warm(String streamName, OpenedIngester opened, Predicate<SourceRecord> subscribed,
+            KafkaTopicIds topicIds, KafkaRecordReader reader, String location) {
         void close() {
             topicIds.close();
             reader.close();
@@ -66,6 +68,11 @@ public class StreamIngestion {
         io.tributary.logs.LogContext.stream(stream.streamName());
         try {
             Optional<CommitResult> result = stream.opened().ingester().ingest(batch);
+            if (result.isPresent()) {
+                // What this invocation committed reaches the stream's CONTINUOUS synced tables before it returns (a
+                // frozen function runs nothing later); a failed sync is left to the backfill function's catch-up.
+                synced.runContinuousOf(stream.location());
+            }
             return new Outcome(streamId, batch.size(), result.map(CommitResult::rows).orElse(0L),
                     result.map(CommitResult::tableVersion));
         } catch (RuntimeException e) {
@@ -92,6 +99,7 @@ public class StreamIngestion {
         KafkaTopicIds topicIds = new KafkaTopicIds(spec.kafkaProperties());
         KafkaRecordReader reader = new KafkaRecordReader(spec.kafkaProperties());
         opened.ingester().topicIds(topicIds).recordReader(reader);
-        return new Warm(spec.streamName(), opened, Subscribed.by(spec.subscription()), topicIds, reader);
+        return new Warm(spec.streamName(), opened, Subscribed.by(spec.subscription()), topicIds, reader,
+                spec.tableLocation());
     }
 }

@@ -11,6 +11,11 @@ import java.util.Set;
 /** Reads remove actions from a commit range: the action names and their schema are Kernel internals. */
 public final class LogActions {
     private static final int REMOVE_PATH = DeltaAction.REMOVE.schema.indexOf("path");
+    private static final int ADD_PATH = DeltaAction.ADD.schema.indexOf("path");
+    private static final int ADD_SIZE = DeltaAction.ADD.schema.indexOf("size");
+    private static final int ADD_MODIFICATION_TIME = DeltaAction.ADD.schema.indexOf("modificationTime");
+    private static final int ADD_DATA_CHANGE = DeltaAction.ADD.schema.indexOf("dataChange");
+    private static final int ADD_DELETION_VECTOR = DeltaAction.ADD.schema.indexOf("deletionVector");
 
     private LogActions() {
     }
@@ -28,5 +33,28 @@ public final class LogActions {
     /** The path child of a remove column. */
     public static ColumnVector removedPaths(ColumnVector removes) {
         return removes.getChild(REMOVE_PATH);
+    }
+
+    /** The batches of a commit range's add actions; read them with {@link #adds} and {@link #addedFile}. */
+    public static CloseableIterator<ColumnarBatch> addActions(CommitRange range, Engine engine) {
+        return range.getActions(engine, Set.of(DeltaAction.ADD));
+    }
+
+    /** The add column of a batch: null in rows that are not an add. */
+    public static ColumnVector adds(ColumnarBatch batch) {
+        return batch.getColumnVector(batch.getSchema().indexOf(DeltaAction.ADD.colName));
+    }
+
+    /** One add action of a commit range, its path as the log records it (relative to the table, or absolute). */
+    public record AddedFile(String logPath, long size, long modificationTime, boolean dataChange,
+            boolean deletionVector) {}
+
+    /** The add action in row {@code row} of an add column that is not null there. */
+    public static AddedFile addedFile(ColumnVector adds, int row) {
+        ColumnVector dataChange = adds.getChild(ADD_DATA_CHANGE);
+        return new AddedFile(adds.getChild(ADD_PATH).getString(row), adds.getChild(ADD_SIZE).getLong(row),
+                adds.getChild(ADD_MODIFICATION_TIME).getLong(row),
+                dataChange.isNullAt(row) || dataChange.getBoolean(row),
+                !adds.getChild(ADD_DELETION_VECTOR).isNullAt(row));
     }
 }

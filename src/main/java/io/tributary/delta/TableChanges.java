@@ -1,0 +1,249 @@
+package io.tributary.delta;
+
+import io.delta.kernel.CommitRange;
+import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.types.StructField;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import io.tributary.delta.kernel.KernelIterators;
+import io.tributary.delta.kernel.LogActions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+
+/**
+ * The rows that the commits after a version added to a table, for a reader that keeps a copy in step with it (a synced
+ * table): the data files of those commits' add actions with {@code dataChange = true}, read whole, in commit order.
+ *
+ * <p>Why the add actions and not "live now but not live then": a commit whose adds carry {@code dataChange = false}
+ * only rearranges rows already in the table (compaction; the Delta protocol's meaning of the flag), so it adds no row
+ * here, however large its files; and a file added after the version and compacted away since is still read (vacuum
+ * keeps it for the retention), so no row is missed when the reader falls behind a compaction. A merge's new files are
+ * {@code dataChange = true} and are read like an append's. Removes are not reported: a reader that keeps the latest
+ * row per key sees a merge's rewritten rows again in its new files, which is idempotent for it.
+ *
+ * <p>Only tables whose data files hold every column under its own name are read this way: no partition columns, no
+ * column mapping, no deletion vectors (every ingestion table; {@link UnsupportedOperationException} names which one a
+ * registered table uses).
+ */
+public final class TableChanges implements TableRows {
+    private final Engine engine;
+    private final String tableRoot;
+    private final long version;
+    private final long committedAtMs;
+    private final StructType schema;
+    private final List<LeafColumn> columns;
+    private final List<LogActions.AddedFile> files = new ArrayList<>();
+    private int nextFile;
+    private CloseableIterator<ColumnarBatch> data;
+    private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
+    private final TableReader snapshotRows;
+    private final Optional<String> unsupported;
+
+    /** The rows added after {@code afterVersion} up to the latest version; all rows of it when afterVersion < 0. */
+    static TableChanges since(Engine engine, Snapshot latest, long afterVersion) {
+        return new TableChanges(engine, latest, afterVersion);
+    }
+
+    private TableChanges(Engine engine, Snapshot latest, long afterVersion) {
+        this.engine = engine;
+        this.tableRoot = latest.getPath().replaceAll("/+$", "");
+        this.version = latest.getVersion();
+        this.committedAtMs = latest.getTimestamp(engine);
+        this.schema = latest.getSchema();
+        this.columns = leaves(schema);
+        this.unsupported = unsupported(latest);
+        if (afterVersion < 0) {
+            // A first copy: Kernel's scan of the snapshot, which handles every table feature it reads.
+            this.snapshotRows = new TableReader(engine, latest);
+            return;
+        }
+        this.snapshotRows = null;
+        if (afterVersion > version) {
+            throw new IllegalArgumentException("version " + afterVersion + " is after the table's latest, " + version);
+        }
+        if (unsupported.isPresent()) {
+            throw new UnsupportedOperationException(unsupported.get());
+        }
+        if (afterVersion == version) {
+            return;
+        }
+        CommitRange range = TableManager.loadCommitRange(tableRoot, CommitBoundary.atVersion(afterVersion + 1))
+                .withEndBoundary(CommitBoundary.atVersion(version)).build(engine);
+        try (CloseableIterator<ColumnarBatch> batches = LogActions.addActions(range, engine)) {
+            while (batches.hasNext()) {
+                ColumnarBatch batch = batches.next();
+                ColumnVector adds = LogActions.adds(batch);
+                for (int row = 0; row < batch.getSize(); row++) {
+                    if (adds.isNullAt(row)) {
+                        continue;
+                    }
+                    LogActions.AddedFile file = LogActions.addedFile(adds, row);
+                    if (file.deletionVector()) {
+                        throw new UnsupportedOperationException("the table at " + tableRoot
+                                + " uses deletion vectors, which a synced copy cannot follow incrementally");
+                    }
+                    if (file.dataChange()) {
+                        files.add(file);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the add actions of " + tableRoot + " failed", e);
+        }
+    }
+
+    private Optional<String> unsupported(Snapshot latest) {
+        if (!latest.getPartitionColumnNames().isEmpty()) {
+            return Optional.of("the table at " + tableRoot + " is partitioned (by "
+                    + latest.getPartitionColumnNames() + "), which a synced copy cannot follow incrementally");
+        }
+        String mapping = latest.getTableProperties().getOrDefault("delta.columnMapping.mode", "none");
+        if (!"none".equalsIgnoreCase(mapping)) {
+            return Optional.of("the table at " + tableRoot + " uses column mapping (" + mapping
+                    + "), which a synced copy cannot follow incrementally");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why the table cannot be followed incrementally (only rebuilt from its snapshot), if it cannot. Deletion vectors
+     * are found only when a commit read adds one.
+     */
+    public Optional<String> unsupportedIncrementally() {
+        return unsupported;
+    }
+
+    /** The latest version: what the rows bring a copy up to. */
+    @Override
+    public long version() {
+        return version;
+    }
+
+    /** When the latest version was committed (epoch milliseconds). */
+    public long committedAtMs() {
+        return committedAtMs;
+    }
+
+    /** The latest schema's columns, structs opened up. */
+    public List<LeafColumn> columns() {
+        return columns;
+    }
+
+    /** How many data files the rows come from (0 for a first copy, which scans the snapshot). */
+    public int files() {
+        return files.size();
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (snapshotRows != null) {
+            return snapshotRows.hasNext();
+        }
+        try {
+            while (pending.isEmpty()) {
+                if (data != null && data.hasNext()) {
+                    add(data.next());
+                    continue;
+                }
+                closeData();
+                if (nextFile >= files.size()) {
+                    return false;
+                }
+                LogActions.AddedFile file = files.get(nextFile++);
+                FileStatus status = FileStatus.of(resolve(file.logPath()), file.size(), file.modificationTime());
+                data = engine.getParquetHandler().readParquetFiles(KernelIterators.singleton(status), schema,
+                        Optional.empty()).map(r -> r.getData());
+            }
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public Map<String, Object> next() {
+        if (snapshotRows != null) {
+            return snapshotRows.next();
+        }
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return pending.removeFirst();
+    }
+
+    private void add(ColumnarBatch b) {
+        StructType s = b.getSchema();
+        for (int row = 0; row < b.getSize(); row++) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (int c = 0; c < s.length(); c++) {
+                StructField f = s.at(c);
+                out.put(f.getName(), TableReader.value(b.getColumnVector(c), row, f.getDataType()));
+            }
+            pending.addLast(out);
+        }
+    }
+
+    /** A data file path as the log records it (URI-encoded, relative to the table or absolute) as a file to open. */
+    private String resolve(String logPath) {
+        try {
+            URI uri = new URI(logPath);
+            return uri.isAbsolute() ? logPath : tableRoot + "/" + uri.getPath();
+        } catch (URISyntaxException e) {
+            return tableRoot + "/" + logPath;
+        }
+    }
+
+    static List<LeafColumn> leaves(StructType schema) {
+        List<LeafColumn> out = new ArrayList<>();
+        leaves(schema, new ArrayList<>(), false, out);
+        return out;
+    }
+
+    private static void leaves(StructType struct, List<String> prefix, boolean nullable, List<LeafColumn> out) {
+        for (StructField f : struct.fields()) {
+            List<String> path = new ArrayList<>(prefix);
+            path.add(f.getName());
+            if (f.getDataType() instanceof StructType inner) {
+                leaves(inner, path, nullable || f.isNullable(), out);
+            } else {
+                out.add(new LeafColumn(path, SchemaMapping.sqlType(f.getDataType()), nullable || f.isNullable()));
+            }
+        }
+    }
+
+    private void closeData() throws IOException {
+        if (data != null) {
+            data.close();
+            data = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (snapshotRows != null) {
+            snapshotRows.close();
+            return;
+        }
+        try {
+            closeData();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+package io.tributary.online;
+
+/**
+ * What one sync did: the versions it went from and to (equal when the source had nothing new), the source rows it
+ * read with a key, and those it skipped for a NULL key.
+ */
+public record SyncResult(long fromVersion, long toVersion, long rowsRead, long nullKeysSkipped, long nanos) {
+    public boolean changed() {
+        return fromVersion != toVersion;
+    }
+}

@@ -1,0 +1,85 @@
+package io.tributary.registry.online;
+
+import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.security.NamePrincipal;
+import io.agroal.api.security.SimplePassword;
+import io.quarkus.runtime.ShutdownEvent;
+import io.tributary.config.OnlineConfig;
+import io.tributary.delta.Tables;
+import io.tributary.online.OnlineLookup;
+import io.tributary.online.OnlineStore;
+import io.tributary.online.SyncHooks;
+import io.tributary.online.TableSync;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.sql.SQLException;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/**
+ * The online database: by default the registry database's own pool (a schema of its own in it), or, with
+ * {@code tributary.online.jdbc-url}, a pool of its own to a separate PostgreSQL, so lookups and syncs do not compete
+ * with the registry.
+ */
+@ApplicationScoped
+public class OnlineDatabase {
+    private final OnlineStore store;
+    private final AgroalDataSource own;
+    private final Tables tables;
+    private volatile SyncHooks hooks = SyncHooks.NONE;
+
+    @Inject
+    OnlineDatabase(DataSource registry, OnlineConfig config, Tables tables) {
+        this.tables = tables;
+        if (config.jdbcUrl().isPresent()) {
+            this.own = pool(config);
+            this.store = new OnlineStore(own, config.schema());
+        } else {
+            this.own = null;
+            this.store = new OnlineStore(registry, config.schema());
+        }
+    }
+
+    private static AgroalDataSource pool(OnlineConfig config) {
+        AgroalDataSourceConfigurationSupplier supplier = new AgroalDataSourceConfigurationSupplier()
+                .connectionPoolConfiguration(cp -> cp.maxSize(config.maxConnections()).minSize(0)
+                        .acquisitionTimeout(Duration.ofSeconds(10))
+                        .connectionFactoryConfiguration(cf -> {
+                            cf.jdbcUrl(config.jdbcUrl().get());
+                            config.username().ifPresent(u -> cf.principal(new NamePrincipal(u)));
+                            config.password().ifPresent(p -> cf.credential(new SimplePassword(p)));
+                            return cf;
+                        }));
+        try {
+            return AgroalDataSource.from(supplier);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot open the online database at tributary.online.jdbc-url: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    public OnlineStore store() {
+        return store;
+    }
+
+    public TableSync sync() {
+        return new TableSync(tables, store, hooks);
+    }
+
+    public OnlineLookup lookup() {
+        return new OnlineLookup(store);
+    }
+
+    /** Tests: stop a sync at a chosen point (a crash between the Delta commit and the PostgreSQL transaction). */
+    public void hooks(SyncHooks hooks) {
+        this.hooks = hooks == null ? SyncHooks.NONE : hooks;
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) {
+        if (own != null) {
+            own.close();
+        }
+    }
+}

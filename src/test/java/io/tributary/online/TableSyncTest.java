@@ -1,0 +1,226 @@
+package io.tributary.online;
+
+import static io.tributary.online.OnlineFixtures.rowSchema;
+import static io.tributary.online.OnlineFixtures.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.OffsetRange;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.Tables;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The sync against a real Delta table and the machine's PostgreSQL. */
+class TableSyncTest {
+    static final Schema V1 = rowSchema(OnlineFixtures.VALUE_V1);
+    static final Schema V2 = rowSchema(OnlineFixtures.VALUE_V2);
+    static final PartitionKey P = new PartitionKey("t", 0);
+
+    @TempDir
+    Path dir;
+    PGSimpleDataSource database = OnlineFixtures.database();
+    String schema = OnlineFixtures.uniqueSchema();
+    OnlineStore store;
+    Tables tables;
+    DeltaTable table;
+    String location;
+    long offset;
+
+    @BeforeEach
+    void setUp() {
+        store = new OnlineStore(database, schema);
+        tables = Tables.forWarehouse(dir.toString(), Optional.empty());
+        location = tables.defaultLocation("c", "s", "orders_ingestion");
+        table = tables.create(location, V1, Map.of(P, 0L));
+    }
+
+    @AfterEach
+    void dropSchema() throws Exception {
+        OnlineFixtures.dropSchema(database, schema);
+    }
+
+    SyncSpec spec(SyncPolicy policy) {
+        return registered(new SyncSpec("id-" + policy, "c.s.orders_online", "orders_online_" + policy.name().toLowerCase(),
+                location, List.of("value.user_id"), "stream_record_timestamp", policy));
+    }
+
+    SyncSpec registered(SyncSpec spec) {
+        store.register(spec);
+        return spec;
+    }
+
+    void append(List<GenericRecord> rows) {
+        table.commit(List.of(table.writeDataFile(rows)), Map.of(P, new OffsetRange(offset, offset + rows.size())));
+        offset += rows.size();
+    }
+
+    Map<String, Double> amounts(SyncSpec spec) {
+        Map<String, Double> out = new java.util.TreeMap<>();
+        for (Map<String, Object> r : store.rows(spec.table(), "value_user_id")) {
+            out.put((String) r.get("value_user_id"), (Double) r.get("value_amount"));
+        }
+        return out;
+    }
+
+    @Test
+    void theLatestRowPerKeyWinsAndNullKeysAreSkippedAndCounted() {
+        SyncSpec spec = spec(SyncPolicy.TRIGGERED);
+        TableSync sync = new TableSync(tables, store);
+        // Within one commit and across commits; a later commit may carry an older row (a late record): it loses.
+        append(rows(V1, 0, "u1", 1, 10, "u1", 2, 20, "u2", 5, 5, null, 9, 30));
+        assertThat(sync.run(spec).toVersion()).isEqualTo(1);
+        append(rows(V1, 4, "u1", 3, 30, "u2", 4, 1, "u3", 7, 7));
+        append(rows(V1, 7, "u1", 4, 40, null, 1, 50));
+        SyncResult r = sync.run(spec);
+
+        assertThat(r.fromVersion()).isEqualTo(1);
+        assertThat(r.toVersion()).isEqualTo(3);
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 4.0), Map.entry("u2", 5.0), Map.entry("u3", 7.0));
+        SyncState state = store.state(spec.id());
+        assertThat(state.version()).isEqualTo(3);
+        assertThat(state.nullKeysSkipped()).isEqualTo(2);
+        assertThat(state.rowsSynced()).isEqualTo(7);
+        assertThat(state.state()).isEqualTo(SyncState.ONLINE);
+        assertThat(state.columns()).extracting(c -> c.name() + " " + c.pgType()).contains("key text",
+                "value_user_id text", "value_amount double precision", "stream_record_timestamp timestamptz",
+                "kafka_offset bigint", "kafka_partition integer");
+        // Nothing new: nothing done.
+        assertThat(sync.run(spec).changed()).isFalse();
+    }
+
+    @Test
+    void aCrashBetweenTheDeltaCommitAndThePostgresTransactionEndsWithExactlyTheRightRows() {
+        SyncSpec spec = spec(SyncPolicy.CONTINUOUS);
+        append(rows(V1, 0, "u1", 1, 10, null, 0, 1));
+        new TableSync(tables, store).run(spec);
+        append(rows(V1, 2, "u1", 2, 20, "u2", 3, 20, null, 0, 2));
+
+        AtomicBoolean crash = new AtomicBoolean(true);
+        TableSync crashing = new TableSync(tables, store, new SyncHooks() {
+            @Override
+            public void beforeCommit(SyncSpec s, long from, long to) {
+                if (crash.get()) {
+                    throw new IllegalStateException("killed between the rows and the commit");
+                }
+            }
+        });
+        assertThatThrownBy(() -> crashing.run(spec)).hasMessageContaining("killed");
+        // The rows written before the crash were never visible: the old rows and version stand.
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 1.0));
+        assertThat(store.state(spec.id()).version()).isEqualTo(1);
+
+        crash.set(false);
+        SyncResult again = crashing.run(spec);
+        assertThat(again.fromVersion()).isEqualTo(1);
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 2.0), Map.entry("u2", 3.0));
+        SyncState state = store.state(spec.id());
+        // Counted once each, although the crashed attempt read them too.
+        assertThat(state.nullKeysSkipped()).isEqualTo(2);
+        assertThat(state.rowsSynced()).isEqualTo(3);
+        assertThat(state.version()).isEqualTo(2);
+    }
+
+    @Test
+    void aCompactionAddsNoRowsAndAMergeIsSyncedLikeAnyOtherCommit() {
+        SyncSpec spec = spec(SyncPolicy.CONTINUOUS);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10));
+        append(rows(V1, 1, "u2", 2, 10));
+        append(rows(V1, 2, "u3", 3, 10));
+        sync.run(spec);
+        // A key synced, then its file compacted away before the next sync reads it: still synced, from its add.
+        append(rows(V1, 3, "u4", 4, 10));
+        assertThat(table.compact(64L * 1024 * 1024)).isPresent();
+        SyncResult afterCompaction = sync.run(spec);
+        assertThat(afterCompaction.rowsRead()).as("only u4's file; the compacted file adds no row").isEqualTo(1);
+        assertThat(sync.run(spec).changed()).isFalse();
+
+        // A backfill merge: history older than the stream's rows does not win; a key only history has is added.
+        long base = table.status().version();
+        table.commitExclusive(base, List.of(table.writeDataFile(rows(V1, 100, "u1", 100, 1, "u9", 9, 1))), Map.of());
+        SyncResult merged = sync.run(spec);
+        assertThat(merged.rowsRead()).isEqualTo(2);
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 1.0), Map.entry("u2", 2.0), Map.entry("u3", 3.0),
+                Map.entry("u4", 4.0), Map.entry("u9", 9.0));
+    }
+
+    @Test
+    void aSchemaThatGainsAColumnAddsItAndOtherChangesStopTheSync() {
+        SyncSpec spec = spec(SyncPolicy.TRIGGERED);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10));
+        sync.run(spec);
+        assertThat(table.evolveSchema(V2)).isPresent();
+        List<GenericRecord> later = rows(V2, 1, "u2", 2, 20);
+        ((GenericRecord) later.get(0).get("value")).put("country", "FR");
+        ((GenericRecord) later.get(0).get("value")).put("tags", List.of("a", "b"));
+        append(later);
+        sync.run(spec);
+
+        List<Map<String, Object>> rows = store.rows(spec.table(), "value_user_id");
+        assertThat(rows.get(0).get("value_country")).isNull();
+        assertThat(rows.get(1).get("value_country")).isEqualTo("FR");
+        assertThat(rows.get(1).get("value_tags")).isEqualTo(new OnlineStore.Json("[\"a\", \"b\"]"));
+        assertThat(store.state(spec.id()).column("value_country").pgType()).isEqualTo("text");
+    }
+
+    @Test
+    void snapshotRebuildsAndSwapsTheTableIn() {
+        SyncSpec spec = spec(SyncPolicy.SNAPSHOT);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10, "u2", 2, 10, null, 0, 1));
+        sync.run(spec);
+        append(rows(V1, 3, "u1", 5, 20));
+        SyncResult r = sync.run(spec);
+        assertThat(r.rowsRead()).as("a rebuild reads every row").isEqualTo(3);
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 5.0), Map.entry("u2", 2.0));
+        SyncState state = store.state(spec.id());
+        assertThat(state.rowsSynced()).isEqualTo(3);
+        assertThat(state.nullKeysSkipped()).isEqualTo(1);
+        assertThat(store.rowCount(spec.table())).isEqualTo(2);
+        // A third rebuild works too (the swapped-in table's index names were reset).
+        sync.run(spec);
+        assertThat(store.rowCount(spec.table())).isEqualTo(2);
+    }
+
+    @Test
+    void lookupsReturnRowsInKeyOrderAndNullForMissingAndNullKeys() {
+        SyncSpec spec = spec(SyncPolicy.TRIGGERED);
+        append(rows(V1, 0, "u1", 1, 10, "u2", 2, 10));
+        new TableSync(tables, store).run(spec);
+        List<SyncState.StoredColumn> key = List.of(store.state(spec.id()).column("value_user_id"));
+        OnlineLookup lookup = new OnlineLookup(store);
+
+        List<Map<String, Object>> many = lookup.lookup(spec.table(), key,
+                List.of(new String[] {"u2"}, new String[] {"nope"}, new String[] {null}, new String[] {"u1"}));
+        assertThat(many).hasSize(4);
+        assertThat(many.get(0).get("value_amount")).isEqualTo(2.0);
+        assertThat(many.get(1)).isNull();
+        assertThat(many.get(2)).isNull();
+        assertThat(many.get(3).get("value_amount")).isEqualTo(1.0);
+        assertThat(lookup.lookup(spec.table(), key, List.<String[]>of(new String[] {"u1"})).get(0))
+                .containsEntry("value_user_id", "u1").containsEntry("kafka_offset", 0L);
+        assertThat(lookup.lookup(spec.table(), key, List.<String[]>of(new String[] {"x"})).get(0)).isNull();
+    }
+
+    @Test
+    void aKeyThatIsNotAColumnIsRefusedNamingIt() {
+        SyncSpec bad = registered(new SyncSpec("bad", "c.s.bad", "bad", location, List.of("value.nope"), null,
+                SyncPolicy.TRIGGERED));
+        append(rows(V1, 0, "u1", 1, 10));
+        assertThatThrownBy(() -> new TableSync(tables, store).run(bad)).isInstanceOf(SyncException.class)
+                .hasMessageContaining("'value.nope' is not a column");
+    }
+}
