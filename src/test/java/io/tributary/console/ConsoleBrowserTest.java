@@ -81,7 +81,9 @@ class ConsoleBrowserTest {
         String connection = connection(bootstrap);
         String topic = topic(bootstrap, 3);
         String running = "main." + schema + ".orders";
-        as(ROOT).body(StreamRequests.valid(running, connection, topic).toString()).post(STREAMS).then().statusCode(200);
+        // Rescue on, so the undecodable record below is kept and shown on the stream's page.
+        as(ROOT).body(StreamRequests.with(StreamRequests.valid(running, connection, topic),
+                "ingestion_config.rescue_undecodable", true).toString()).post(STREAMS).then().statusCode(200);
         try (var producer = producer(bootstrap)) {
             for (int i = 0; i < 30; i++) {
                 producer.send(new ProducerRecord<>(topic, i % 3, "k" + i, "{\"id\": \"o" + i + "\", \"amount\": " + i + "}"));
