@@ -186,6 +186,26 @@
     window.consoleRender = {rows: streams.length, buildMs: built, totalMs: performance.now() - t0};
   }
 
+  // The list API leaves rescued_records out (counting them reads each table's log); a stream with rescue on gets its
+  // count from GET of the stream, a few at a time, after the rows are on screen.
+  async function fillRescued(streams, tbody, gen) {
+    const todo = streams.filter(s => s.ingestion_config && s.ingestion_config.rescue_undecodable === true
+      && (s.ingestion_status || {}).rescued_records === undefined);
+    const worker = async () => {
+      for (let s = todo.shift(); s && gen === generation; s = todo.shift()) {
+        try {
+          const one = await api('GET', STREAMS + '/' + encodeURIComponent(s.name));
+          const count = ((one && one.ingestion_status) || {}).rescued_records;
+          const td = Array.from(tbody.children).find(tr => tr.dataset.name === s.name);
+          if (count !== undefined && td) td.querySelector('td[data-col="rescued"]').textContent = num(count);
+        } catch (e) {
+          // The cell keeps its dash; the stream's page shows the error.
+        }
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+  }
+
   function listPage() {
     const gen = generation;
     const catalog = (localStorage.getItem('tributary.catalog') || catalogInput.value || 'main').trim();
@@ -207,6 +227,7 @@
         renderList(streams, more, tbody, summary);
         window.consoleRender.fetchMs = fetched - asked;
         window.consoleRender.requestToRowsMs = performance.now() - asked;
+        fillRescued(streams, tbody, gen);
       } catch (e) {
         if (gen !== generation) return;
         summary.replaceChildren(el('span', {class: 'form-error', text: e.message}));
