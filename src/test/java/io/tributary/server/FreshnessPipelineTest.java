@@ -46,7 +46,7 @@ class FreshnessPipelineTest extends KafkaPipelineHarness {
         try (KafkaProducer<String, String> producer = producer()) {
             // Out of timestamp order within the partition: the newest counts, not the last.
             send(producer, 0, T.plusSeconds(5), T.plusSeconds(30), T.plusSeconds(10));
-            await().atMost(Duration.ofSeconds(60)).until(() -> table(spec).get(p0).next() == 3);
+            awaitCommitted(pipeline, spec, p0, 3);
             IngestionStatus onlyP0 = pipeline.status();
             assertThat(onlyP0.validThrough()).as("partition 1 has no committed record yet").isNull();
             assertThat(partition(onlyP0, 0).validThrough()).isEqualTo(T.plusSeconds(30));
@@ -56,7 +56,7 @@ class FreshnessPipelineTest extends KafkaPipelineHarness {
             assertThat(meters.get("tributary.ingest.valid.through").gauge().value()).isNaN();
 
             send(producer, 1, T.plusSeconds(20), T.plusSeconds(12));
-            await().atMost(Duration.ofSeconds(60)).until(() -> table(spec).get(p1).next() == 2);
+            awaitCommitted(pipeline, spec, p1, 2);
             IngestionStatus both = pipeline.status();
             assertThat(both.validThrough()).as("the older of 30 s (p0) and 20 s (p1)").isEqualTo(T.plusSeconds(20));
             assertThat(meters.get("tributary.ingest.valid.through").gauge().value())
@@ -70,7 +70,7 @@ class FreshnessPipelineTest extends KafkaPipelineHarness {
 
             // p1 moves past p0: valid_through follows p0; only p1's last commit moves.
             send(producer, 1, T.plusSeconds(40));
-            await().atMost(Duration.ofSeconds(60)).until(() -> table(spec).get(p1).next() == 3);
+            awaitCommitted(pipeline, spec, p1, 3);
             IngestionStatus moved = pipeline.status();
             assertThat(moved.validThrough()).isEqualTo(T.plusSeconds(30));
             assertThat(partition(moved, 1).lastCommitAt()).isAfter(p1Commit);
@@ -107,6 +107,16 @@ class FreshnessPipelineTest extends KafkaPipelineHarness {
 
     private static Map<PartitionKey, PartitionPosition> table(PipelineSpec spec) {
         return tables.open(spec.tableLocation()).positionDetails();
+    }
+
+    /**
+     * Until the table and the pipeline's status both have the partition at {@code next}: the status takes a commit in
+     * just after the commit lands, so reading it the moment the table shows the commit could see the one before.
+     */
+    private static void awaitCommitted(StreamPipeline pipeline, PipelineSpec spec, PartitionKey p, long next) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> table(spec).get(p) != null && table(spec).get(p).next() == next
+                && pipeline.status().partitions().stream().anyMatch(s -> s.topic().equals(p.topic())
+                        && s.partition() == p.partition() && s.committedOffset() == next));
     }
 
     private static PartitionStatus partition(IngestionStatus status, int partition) {
