@@ -116,7 +116,6 @@ public final class Backfill {
                     MergeCommit.Result result = MergeCommit.commit(ingestion, r, keys, marker, hooks, guard);
                     if (result == MergeCommit.Result.COMMITTED) {
                         LogContext.batchSize(r.rows());
-                        LogContext.tableVersion(ingestion.status().version());
                         LOG.infof("backfill of %s merged %d rows in %d files (%d pass(es), %d ms)",
                                 job.ingestionLocation(), r.rows(), r.files().size(), r.passes(),
                                 (System.nanoTime() - started) / 1_000_000);

@@ -39,7 +39,13 @@ final class MergeCommit {
                     hooks.guarded(thisAttempt);
                     return ingestion.commitExclusive(base, round.files(), Map.of(CompletionMarker.DOMAIN, marker.json()));
                 });
-                return committed.isPresent() ? Result.COMMITTED : Result.GONE;
+                if (committed.isEmpty()) {
+                    return Result.GONE;
+                }
+                // The committed version for the merge's log line, from the commit itself: reading the table after it
+                // could find it deleted already (a delete waits only for the commit, then removes the table).
+                io.tributary.logs.LogContext.tableVersion(committed.get());
+                return Result.COMMITTED;
             } catch (TableChangedException e) {
                 if (ingestion.domainMetadata(CompletionMarker.DOMAIN).isPresent()) {
                     return Result.ALREADY_MERGED;

@@ -53,6 +53,11 @@ final class FailureMessages {
                 && !isA(failure, AuthorizationException.class) && isA(failure, TimeoutException.class);
     }
 
+    /** Whether the failure is the registry database not answering (the write fence's JDBC, the only JDBC here). */
+    static boolean registryDatabase(Throwable failure) {
+        return isA(failure, java.sql.SQLException.class);
+    }
+
     private static boolean isA(Throwable t, Class<? extends Throwable> type) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {

@@ -262,7 +262,11 @@ final class StreamPipeline {
                     long backoffMs = retries.next().toMillis();
                     LOG.warnf("stream %s failed, retrying in %d ms: %s", spec.streamName(), backoffMs, why);
                     sleep(backoffMs);
-                    readSpecAgain();
+                    if (!FailureMessages.registryDatabase(failure)) {
+                        // The spec comes from the registry database: while it is down, asking it only blocks the
+                        // retry for its timeout. Rotated secrets fail in Kafka or the schema registry instead.
+                        readSpecAgain();
+                    }
                 }
             }
         } finally {
