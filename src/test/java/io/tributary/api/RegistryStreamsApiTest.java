@@ -194,7 +194,9 @@ class RegistryStreamsApiTest {
      * put anew. Before, a running pipeline kept the secret it was started with and failed on every retry until the
      * server restarted; now it reads its spec again before each retry.
      */
+    /** Needs a pipeline, which only the server runs (stream-api on AWS serves the API alone). */
     @Test
+    @Tag("server-only")
     void aRotatedRegistrySecretReachesTheRunningStream() throws Exception {
         String rotating = unique("rot");
         try (BasicAuthProxy gate = new BasicAuthProxy(registry.url(), API_KEY, "rot-secret-1");
