@@ -73,6 +73,11 @@ final class KernelDeltaTable implements DeltaTable {
     }
 
     @Override
+    public long version() {
+        return tables.latest(path).getVersion();
+    }
+
+    @Override
     public Schema rowSchema() {
         return AvroRowSchema.of(tables.latest(path).getSchema());
     }

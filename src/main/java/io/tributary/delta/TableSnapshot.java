@@ -15,6 +15,11 @@ public interface TableSnapshot {
 
     Status status();
 
+    /** The latest version alone: a listing of the log, without the walk over its files that {@link #status} does. */
+    default long version() {
+        return status().version();
+    }
+
     /** The Avro row schema of the table's current Delta schema: rows of it are accepted by {@link TableWriter}. */
     org.apache.avro.Schema rowSchema();
 

@@ -32,6 +32,14 @@ final class PipelineStatus {
     private volatile boolean unreachable;
     private volatile Instant lastCommitAt;
     private volatile long tableVersion = -1;
+    /**
+     * The version up to which rows, failures and positions are the table's: each commit of this pipeline moves it on
+     * only when it follows it directly, so a version another writer made in between leaves it behind and
+     * {@link StatusRefresh} reads the table.
+     */
+    private volatile long exactThrough = -1;
+    private volatile long lastReadNanos = Long.MIN_VALUE / 2;
+    private volatile long lastRefreshNanos = Long.MIN_VALUE / 2;
     private volatile long rowsIngested;
     private volatile long decodeFailures;
     private volatile Map<PartitionKey, Long> positions = Map.of();
@@ -63,8 +71,9 @@ final class PipelineStatus {
         watch.active(active);
     }
 
-    void opened(TableSnapshot.Status table, Map<PartitionKey, Long> positions) {
+    synchronized void opened(TableSnapshot.Status table, Map<PartitionKey, Long> positions) {
         tableVersion = table.version();
+        exactThrough = table.version();
         lastCommitAt = table.lastCommitAt().orElse(null);
         rowsIngested = table.numRecords();
         decodeFailures = table.decodeFailures();
@@ -84,7 +93,10 @@ final class PipelineStatus {
     }
 
     synchronized void committed(CommitResult result) {
-        tableVersion = result.tableVersion();
+        if (result.tableVersion() == exactThrough + 1) {
+            exactThrough = result.tableVersion();
+        }
+        tableVersion = Math.max(tableVersion, result.tableVersion());
         lastCommitAt = result.committedAt();
         rowsIngested += result.rows();
         decodeFailures += result.decodeFailures();
@@ -122,9 +134,68 @@ final class PipelineStatus {
         }
         maxTimestamps = Map.copyOf(max);
         partitionCommits = Map.copyOf(commits);
-        positions(result.positions());
+        positions(merged(result));
         watch.progress();
         running();
+    }
+
+    /**
+     * The commit's positions over the ones known: a partition another writer holds may be further on in the table
+     * (read by {@link StatusRefresh}) than this writer knows, so it never moves back, except where the commit reset a
+     * recreated topic.
+     */
+    private Map<PartitionKey, Long> merged(CommitResult result) {
+        Set<String> reset = new HashSet<>();
+        result.recreations().forEach(r -> reset.add(r.topic()));
+        Map<PartitionKey, Long> merged = new HashMap<>(positions);
+        result.positions().forEach((key, next) -> {
+            if (reset.contains(key.topic())) {
+                merged.put(key, next);
+            } else {
+                merged.merge(key, next, Math::max);
+            }
+        });
+        return Map.copyOf(merged);
+    }
+
+    /** GET asked for the status: {@link StatusRefresh} keeps it in step with the table while it is being asked for. */
+    void read(long now) {
+        lastReadNanos = now;
+    }
+
+    boolean refreshDue(long now) {
+        return now - lastReadNanos < StatusRefresh.READ_WINDOW_NANOS
+                && now - lastRefreshNanos >= StatusRefresh.INTERVAL_NANOS;
+    }
+
+    void refreshing(long now) {
+        lastRefreshNanos = now;
+    }
+
+    /** Whether the table has a version this status does not account for. */
+    boolean behind(long latestVersion) {
+        return latestVersion > exactThrough;
+    }
+
+    /**
+     * What the table says now, when that is newer than what this pipeline knows: rows, failures, positions and
+     * freshness of every writer. A status read before a commit of this pipeline that is already counted is dropped.
+     */
+    synchronized void refreshed(TableSnapshot.Status table, Map<PartitionKey, PartitionPosition> details) {
+        if (table.version() <= exactThrough || table.version() < tableVersion) {
+            return;
+        }
+        tableVersion = table.version();
+        exactThrough = table.version();
+        lastCommitAt = table.lastCommitAt().orElse(lastCommitAt);
+        rowsIngested = table.numRecords();
+        decodeFailures = table.decodeFailures();
+        Map<PartitionKey, Long> fromTable = new HashMap<>();
+        details.forEach((k, v) -> fromTable.put(k, v.next()));
+        positions(Map.copyOf(fromTable));
+        freshness(details);
+        recreations(IngestionStatus.TopicRecreation.of(details));
+        lost(IngestionStatus.LostOffsets.of(details));
     }
 
     void lost(List<IngestionStatus.LostOffsets> fromTable) {

@@ -38,6 +38,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     private final MeterRegistry registry;
     private final LifecycleEmitter lifecycle;
     private final IdleWatch idleWatch;
+    private final StatusRefresh statusRefresh = new StatusRefresh(pipelines::values);
     private final StreamPipeline.SpecSource specs;
 
     @Inject
@@ -90,7 +91,15 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
     @Override
     public Optional<IngestionStatus> status(String streamId) {
         StreamPipeline pipeline = pipelines.get(streamId);
-        return pipeline == null ? Optional.empty() : Optional.of(pipeline.status());
+        if (pipeline == null) {
+            return Optional.empty();
+        }
+        IngestionStatus status = pipeline.status();
+        if (pipeline.statusRefreshDue(System.nanoTime())) {
+            // Answered from what this server knows; others may have committed since, which the next GET shows.
+            statusRefresh.wake();
+        }
+        return Optional.of(status);
     }
 
     /**
@@ -141,6 +150,7 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
 
     void onShutdown(@Observes ShutdownEvent event) {
         idleWatch.close();
+        statusRefresh.close();
         for (String id : new ArrayList<>(pipelines.keySet())) {
             stopHere(id);
         }

@@ -225,7 +225,23 @@ final class StreamPipeline {
     }
 
     IngestionStatus status() {
+        status.read(System.nanoTime());
         return status.snapshot();
+    }
+
+    /** Whether {@link StatusRefresh} should read the table: the status is being asked for and was not read lately. */
+    boolean statusRefreshDue(long now) {
+        return status.refreshDue(now);
+    }
+
+    /** Reads the table's status when a version this pipeline did not write is in its log (SPEC 2.2: GET). */
+    void refreshStatusFromTable() {
+        status.refreshing(System.nanoTime());
+        TableSnapshot table = ingesters.table(spec);
+        if (status.behind(table.version())) {
+            Map<PartitionKey, PartitionPosition> details = table.positionDetails();
+            status.refreshed(table.status(), details);
+        }
     }
 
     private void run() {
