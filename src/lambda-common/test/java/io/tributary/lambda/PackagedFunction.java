@@ -157,6 +157,13 @@ public final class PackagedFunction implements BeforeAllCallback, AfterAllCallba
      * {@code settings} (property names, as a deployment's environment variables) and extra JVM options for a JVM
      * build; output goes to {@code log}.
      */
+    /**
+     * The JVM options a JVM-mode function runs with on Lambda (the Terraform module's {@code JAVA_TOOL_OPTIONS};
+     * {@code DeployedJvmOptionsTest} holds the two together), so the integration tests and the cold-start bench start
+     * the function as it is deployed.
+     */
+    public static final String DEPLOYED_JVM_OPTIONS = "-XX:+TieredCompilation -XX:TieredStopAtLevel=1";
+
     public static Process launch(Path build, Map<String, String> settings, RuntimeApi api, List<String> jvmOptions,
             Path log) throws IOException {
         Path task = unzip(build);
@@ -182,6 +189,9 @@ public final class PackagedFunction implements BeforeAllCallback, AfterAllCallba
         env.put("AWS_LAMBDA_FUNCTION_NAME", "tributary-" + build.getFileName());
         env.put("AWS_LAMBDA_FUNCTION_MEMORY_SIZE", functionProperty(build, "function.memory-mb"));
         env.put("LAMBDA_TASK_ROOT", task.toString());
+        if (!isNative(build)) {
+            env.put("JAVA_TOOL_OPTIONS", DEPLOYED_JVM_OPTIONS);
+        }
         // A function build that still carries the REST stack opens an HTTP port no one calls on Lambda; here a fixed
         // one (8080) would collide with other runs on the machine.
         env.putIfAbsent("QUARKUS_HTTP_PORT", "0");
