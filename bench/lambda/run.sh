@@ -6,7 +6,7 @@
 # warm 6 MB batch <= 1 s). Needs no AWS: PostgreSQL and Kafka are the tests' embedded ones. Maven and every JVM run
 # at nice 19 (the machine is shared): the figures move with the load, which is printed before and after.
 #   bench/lambda/run.sh [--no-build] [rounds=3]
-#   env: BENCH_JVM_OPTS (extra JVM options of the functions), BENCH_APPCDS=1 (train a dynamic AppCDS archive per
+#   env: BENCH_KEEP_LOGS=1 (keep the functions' logs), BENCH_JVM_OPTS (extra JVM options of the functions), BENCH_APPCDS=1 (train a dynamic AppCDS archive per
 #   function first, then start every round with it), BENCH_FUNCTIONS (default "stream-api backfill ingest")
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +16,7 @@ ROUNDS="${1:-3}"
 # backfill before ingest: its first tick would otherwise compact the bench stream the ingest rounds wrote.
 FUNCTIONS=${BENCH_FUNCTIONS:-stream-api backfill ingest}
 WORK="$(mktemp -d /tmp/tributary-lambda-bench.XXXXXX)"
-trap 'rm -rf "$WORK"' EXIT
+trap '[[ -n "${BENCH_KEEP_LOGS:-}" ]] && echo "logs kept in $WORK/logs" || rm -rf "$WORK"' EXIT
 
 # One build at a time: each takes 1-2 minutes on a 2-core machine. The bench driver lives in the ingest build's tests.
 for f in $FUNCTIONS ingest; do

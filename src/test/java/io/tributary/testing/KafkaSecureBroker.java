@@ -45,12 +45,13 @@ public final class KafkaSecureBroker implements AutoCloseable {
 
     public static KafkaSecureBroker start(Path dir) throws Exception {
         Certificates.create(dir);
-        int plain = freePort();
-        int sasl = freePort();
-        int saslSsl = freePort();
-        int ssl = freePort();
+        int[] ports = freePorts(5);
+        int plain = ports[0];
+        int sasl = ports[1];
+        int saslSsl = ports[2];
+        int ssl = ports[3];
         Map<String, String> c = new LinkedHashMap<>();
-        String controller = "CONTROLLER://127.0.0.1:" + freePort();
+        String controller = "CONTROLLER://127.0.0.1:" + ports[4];
         c.put("listeners", "PLAINTEXT://127.0.0.1:" + plain + ",SASL_PLAINTEXT://127.0.0.1:" + sasl
                 + ",SASL_SSL://127.0.0.1:" + saslSsl + ",SSL://127.0.0.1:" + ssl + "," + controller);
         c.put("controller.quorum.voters", "1@" + controller.substring("CONTROLLER://".length()));
@@ -200,11 +201,28 @@ public final class KafkaSecureBroker implements AutoCloseable {
         kafka.close();
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
+    /** Distinct free ports: every socket stays open until all are chosen, so no port is handed out twice. */
+    private static int[] freePorts(int n) {
+        ServerSocket[] sockets = new ServerSocket[n];
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                sockets[i] = new ServerSocket(0);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                if (s != null) {
+                    try {
+                        s.close();
+                    } catch (IOException ignored) {
+                        // closing a listening socket nobody connected to
+                    }
+                }
+            }
         }
     }
 
