@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,27 @@ class MigrationsTest {
                 }
                 assertEquals(List.of("m-1 id-a null false", "m-2 id-a null false", "m-3 id-b null false"), rows);
             }
+        }
+    }
+
+    /** Start-up runs Flyway only when the database is older than this build's newest script (RegistryMigrations). */
+    @Test
+    void theVersionStartUpChecksIsTheNewestScriptAndIsReadFromTheDatabase() throws Exception {
+        int newest;
+        try (var scripts = Files.list(Path.of("src/main/resources/db/migration"))) {
+            newest = scripts.map(p -> p.getFileName().toString()).filter(n -> n.matches("V[0-9]+__.*\\.sql"))
+                    .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max().orElseThrow();
+        }
+        assertEquals(newest, RegistryMigrations.VERSION, "RegistryMigrations.VERSION must name the newest migration");
+
+        Path dir = Files.createTempDirectory("tributary-migrations-");
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir).start()) {
+            DataSource db = postgres.getPostgresDatabase();
+            assertEquals(OptionalInt.empty(), RegistryMigrations.appliedVersion(db), "a database never migrated");
+            flyway(db, "2").migrate();
+            assertEquals(OptionalInt.of(2), RegistryMigrations.appliedVersion(db));
+            flyway(db, "latest").migrate();
+            assertEquals(OptionalInt.of(newest), RegistryMigrations.appliedVersion(db));
         }
     }
 
