@@ -2,6 +2,7 @@ package io.tributary.registry.health;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
 import io.tributary.config.RegistryProbeConfig;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
@@ -15,8 +16,9 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -39,8 +41,11 @@ public class RegistryHealth {
     private final Optional<String> password;
     private final Duration interval;
     private final Duration timeout;
-    /** Completes when the database is found down; replaced by a fresh one when it is up again. */
-    private final AtomicReference<CompletableFuture<Void>> down = new AtomicReference<>(new CompletableFuture<>());
+    /**
+     * Requests under way, failed when the database is found down. Each leaves the set when it ends, however it ends:
+     * a shared future with a dependent stage per request kept every finished request's stage until the next outage.
+     */
+    private final Set<UniEmitter<? super Object>> waiting = ConcurrentHashMap.newKeySet();
     private volatile String failure;
     private volatile PgConnection connection;
     private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
@@ -91,9 +96,19 @@ public class RegistryHealth {
     /** Fails with 503 TEMPORARILY_UNAVAILABLE as soon as the database is found down (at once if it is down now). */
     public Uni<Object> whenDown() {
         ensureStarted();
-        // A dependent copy per caller: a request that finishes first cancels its copy, never the shared signal.
-        CompletableFuture<Void> signal = down.get().thenApply(v -> v);
-        return Uni.createFrom().completionStage(signal).onItem().failWith(() -> lostDuring()).map(v -> v);
+        return Uni.createFrom().emitter(request -> {
+            waiting.add(request);
+            request.onTermination(() -> waiting.remove(request));
+            // After the add: an outage found before it is seen here, one found after it fails the request there.
+            if (failure != null) {
+                request.fail(lostDuring());
+            }
+        });
+    }
+
+    /** How many requests wait on {@link #whenDown()} now (for tests: finished requests must not stay). */
+    int waitingRequests() {
+        return waiting.size();
     }
 
     /** The 503 for a request that needs the database while it does not answer. */
@@ -208,17 +223,15 @@ public class RegistryHealth {
             LOG.warnf("the registry database is not answering: %s; API requests get 503 until it does", why);
         }
         failure = why;
-        down.get().complete(null);
+        for (UniEmitter<? super Object> request : waiting) {
+            request.fail(lostDuring());
+        }
     }
 
     private void markUp() {
         if (failure != null) {
             LOG.infof("the registry database answers again");
             failure = null;
-        }
-        CompletableFuture<Void> current = down.get();
-        if (current.isDone()) {
-            down.compareAndSet(current, new CompletableFuture<>());
         }
     }
 
