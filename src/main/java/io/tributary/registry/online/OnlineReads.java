@@ -72,8 +72,11 @@ public class OnlineReads {
             registryPassword.ifPresent(options::setPassword);
         }
         options.setCachePreparedStatements(true);
-        // Connections open on first use: a process that serves no lookups (the ingest function) opens none.
-        this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(config.maxConnections()))
+        // Connections open on first use: a process that serves no lookups (the ingest function) opens none. They are
+        // spread over every event loop: the rows are decoded and written as JSON on the connection's loop, and one
+        // loop for all of them would be one thread for every lookup.
+        this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(config.maxConnections())
+                        .setEventLoopSize(Math.max(1, io.vertx.core.VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE)))
                 .connectingTo(options).using(vertx.getDelegate()).build();
     }
 
