@@ -97,6 +97,7 @@ public final class OnlineBench {
         int keys = Integer.parseInt(args[5]);
         int lookupSeconds = Integer.parseInt(args[6]);
         int lookupRate = Integer.parseInt(args[7]);
+        long serverPid = args.length > 8 ? Long.parseLong(args[8]) : -1;
         OnlineBench b = new OnlineBench(base, token);
         String topic = "online-bench";
         Properties admin = new Properties();
@@ -212,13 +213,24 @@ public final class OnlineBench {
         }, "poller");
         producerThread.start();
         poller.start();
-        Thread.sleep(10_000); // let the continuous sync settle at the rate before measuring lookups
+        Thread.sleep(5_000); // let the continuous sync settle at the rate before measuring lookups
+        // The server's CPU without lookups (ingestion and sync at the rate), to take out of the lookup phases'.
+        long idle0 = cpuMs(serverPid);
+        long idleStart = System.nanoTime();
+        Thread.sleep(5_000);
+        double idleMsPerSecond = (cpuMs(serverPid) - idle0) / ((System.nanoTime() - idleStart) / 1e9);
 
         Random random = new Random(2);
         String lookup = SYNCED + "/main.bench.events_online/lookup";
         long[] warm = b.httpPhase(lookupRate, 5, () -> oneKey(random, keys), lookup);
+        long cpu0 = cpuMs(serverPid);
+        long phase0 = System.nanoTime();
         long[] one = b.httpPhase(lookupRate, lookupSeconds, () -> oneKey(random, keys), lookup);
+        long cpu1 = cpuMs(serverPid);
+        long phase1 = System.nanoTime();
         long[] hundred = b.httpPhase(lookupRate, lookupSeconds, () -> manyKeys(random, keys, 100), lookup);
+        long cpu2 = cpuMs(serverPid);
+        long phase2 = System.nanoTime();
         long[] select = jdbcPhase(jdbc, table, lookupRate, lookupSeconds, random, keys);
         producing.set(false);
         producerThread.join();
@@ -235,10 +247,33 @@ public final class OnlineBench {
         row("lookup, 1 key (HTTP)", Arrays.copyOf(one, one.length - 1), one[one.length - 1]);
         row("lookup, 100 keys (HTTP)", Arrays.copyOf(hundred, hundred.length - 1), hundred[hundred.length - 1]);
         row("plain SELECT by primary key (JDBC)", Arrays.copyOf(select, select.length - 1), select[select.length - 1]);
+        if (serverPid > 0) {
+            // CPU the server spent per request (its continuous sync and ingestion included): a figure a loaded
+            // machine skews far less than latency.
+            double oneCpu = (cpu1 - cpu0 - idleMsPerSecond * (phase1 - phase0) / 1e9) / (one.length - 1);
+            double hundredCpu = (cpu2 - cpu1 - idleMsPerSecond * (phase2 - phase1) / 1e9) / (hundred.length - 1);
+            System.out.printf(Locale.ROOT, "server CPU per lookup request (the CPU it spends on ingestion and sync, "
+                    + "%.0f ms/s measured before, taken out): 1 key %.2f ms, 100 keys %.2f ms%n", idleMsPerSecond,
+                    oneCpu, hundredCpu);
+        }
         double ratio = pct(sorted(one), 0.99) / Math.max(1e-9, pct(sorted(select), 0.99));
         System.out.printf(Locale.ROOT, "1-key lookup p99 / plain SELECT p99: %.2fx (warm-up: %d requests not "
                 + "counted)%n", ratio, warm.length - 1);
         return 0;
+    }
+
+    /** User and system CPU of a process so far, from /proc (clock ticks of 10 ms); -1 when unknown. */
+    static long cpuMs(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     static long[] sorted(long[] withErrors) {

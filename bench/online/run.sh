@@ -54,7 +54,7 @@ CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/
   target/quarkus-app/lib/main/io.vertx.vertx-core-*.jar target/quarkus-app/lib/main/io.netty.netty-*.jar \
   target/quarkus-app/lib/main/org.postgresql.postgresql-*.jar | paste -sd:)
 java -cp "$CP" bench/online/OnlineBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
-  "jdbc:postgresql://$PGHOSTPORT/$DB?user=postgres" "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE"
+  "jdbc:postgresql://$PGHOSTPORT/$DB?user=postgres" "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$SERVER"
 rc=$?
 echo "server errors logged: $(grep -c ' ERROR ' "$WORK/server.log" || true)"
 exit $rc

@@ -21,7 +21,7 @@ public interface OnlineConfig {
 
     Optional<String> password();
 
-    /** Connections of the separate online database's pool. */
+    /** Connections of the lookups' pool, and of the syncs' pool to a separate online database. */
     @WithDefault("16")
     int maxConnections();
 

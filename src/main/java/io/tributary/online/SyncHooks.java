@@ -9,4 +9,7 @@ public interface SyncHooks {
 
     /** After the rows were written, before the transaction that holds them and the new version commits. */
     default void beforeCommit(SyncSpec spec, long fromVersion, long toVersion) {}
+
+    /** A delete of a synced table dropped its PostgreSQL table and has not yet removed its registry row. */
+    default void afterDrop(String syncedTableId) {}
 }

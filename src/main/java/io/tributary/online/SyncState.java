@@ -16,6 +16,8 @@ public record SyncState(String id, String table, long version, long rowsSynced, 
     public static final String FAILED = "FAILED";
     /** The source stream or table was deleted: the rows stay, nothing syncs any more. */
     public static final String STOPPED = "STOPPED";
+    /** A delete began and has not finished (its PostgreSQL table may be gone already); nothing syncs. */
+    public static final String DELETING = "DELETING";
 
     /** A column of the PostgreSQL table. */
     public record StoredColumn(String name, String pgType) {}

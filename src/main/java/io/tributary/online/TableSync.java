@@ -35,7 +35,7 @@ public final class TableSync {
     static final String BUILD_SUFFIX = "__snapshot";
     /** Distinct keys held before they are written; the transaction still covers the whole sync. */
     private static final int CHUNK_KEYS = 5_000;
-    private static final int ROWS_PER_STATEMENT = 500;
+    private static final int ROWS_PER_STATEMENT = 2_000;
 
     private final Tables tables;
     private final OnlineStore store;
@@ -61,6 +61,12 @@ public final class TableSync {
         try (Connection c = store.connection()) {
             c.setAutoCommit(false);
             try {
+                try (Statement s = c.createStatement()) {
+                    // Not waiting for the WAL flush is safe here, and it is much of a small sync's time on a busy
+                    // disk: a PostgreSQL crash can lose only whole recent sync transactions, rows and version
+                    // together, and the next sync reads those Delta commits again (exactly once still holds).
+                    s.execute("SET LOCAL synchronous_commit = off");
+                }
                 SyncState state = store.state(c, spec.id(), true);
                 if (state == null) {
                     // Deleted meanwhile (its state row goes with its table): a sync must not bring the table back.
@@ -135,8 +141,10 @@ public final class TableSync {
                 .collect(Collectors.joining(", "));
         String pk = key.stream().map(k -> OnlineStore.quote(k.name())).collect(Collectors.joining(", "));
         try (Statement s = c.createStatement()) {
+            // Room on each page, so that an upsert of a key (which never changes the key) can be a heap-only
+            // update: no new primary key index entry per updated row.
             s.execute("CREATE TABLE IF NOT EXISTS " + store.qualified(table) + " (" + cols + ", CONSTRAINT "
-                    + OnlineStore.quote(table + "_pkey") + " PRIMARY KEY (" + pk + "))");
+                    + OnlineStore.quote(table + "_pkey") + " PRIMARY KEY (" + pk + ")) WITH (fillfactor = 80)");
         }
     }
 

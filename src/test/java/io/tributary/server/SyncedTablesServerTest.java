@@ -42,6 +42,10 @@ class SyncedTablesServerTest {
     DataSource database;
     @Inject
     OnlineDatabase online;
+    @Inject
+    io.tributary.registry.online.SyncRunner runner;
+    @Inject
+    io.tributary.registry.online.SyncedTableStore registry;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
 
@@ -313,6 +317,182 @@ class SyncedTablesServerTest {
             as(ALICE).body("{\"name\": \"main.x.y\"}").post(SYNCED).then().statusCode(400)
                     .body("message", org.hamcrest.Matchers.startsWith("spec"));
         }
+    }
+
+    @Test
+    void aDeleteCutShortAfterTheDropLeavesARowThatSaysSoAndTheCatchUpFinishesIt() throws Exception {
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            String topic = unique("orders");
+            String stream = stream(topics, topic);
+            send(topics, topic, "a", 1);
+            topics.flush();
+            awaitRowsIngested(stream, 1);
+            String synced = stream + "_online";
+            as(ALICE).body(create(ALICE, synced, stream, "TRIGGERED")).post(SYNCED).then().statusCode(200);
+            await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(pgRows(synced)).hasSize(1));
+            String id = status(ALICE, synced).getString("id");
+
+            // The process dies between dropping the PostgreSQL table and removing the registry row.
+            online.hooks(new SyncHooks() {
+                @Override
+                public void afterDrop(String syncedTableId) {
+                    if (syncedTableId.equals(id)) {
+                        throw new IllegalStateException("killed after the drop, before the registry row went");
+                    }
+                }
+            });
+            assertThat(as(ALICE).delete(SYNCED + "/" + synced).then().extract().statusCode()).isNotEqualTo(200);
+            online.hooks(null);
+            // Nothing leaks: the registry row outlives the PostgreSQL table and says the delete is unfinished.
+            assertThat(tableExists(synced)).isFalse();
+            JsonPath half = status(ALICE, synced);
+            assertThat(half.getString("data_synchronization_status.state")).isEqualTo("DELETING");
+            assertThat(half.getString("data_synchronization_status.message")).contains("did not finish");
+            // Nothing syncs it meanwhile.
+            as(ALICE).post(SYNCED + "/" + synced + "/sync").then().statusCode(200);
+            assertThat(tableExists(synced)).isFalse();
+
+            // The catch-up finishes it, as the server's schedule (or the backfill function's tick) would.
+            runner.catchUp();
+            as(ALICE).get(SYNCED + "/" + synced).then().statusCode(404);
+            assertThat(tableExists(synced)).isFalse();
+            // And the name is free again.
+            as(ALICE).body(create(ALICE, synced, stream, "TRIGGERED")).post(SYNCED).then().statusCode(200);
+            await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(pgRows(synced)).hasSize(1));
+
+            // Cut short right after the mark, before the drop: a DELETE again finishes it.
+            String id2 = status(ALICE, synced).getString("id");
+            registry.markDeleting(synced);
+            assertThat(tableExists(synced)).isTrue();
+            assertThat(status(ALICE, synced).getString("data_synchronization_status.state")).isEqualTo("DELETING");
+            as(ALICE).delete(SYNCED + "/" + synced).then().statusCode(200);
+            as(ALICE).get(SYNCED + "/" + synced).then().statusCode(404);
+            assertThat(tableExists(synced)).isFalse();
+            assertThat(online.store().state(id2)).isNull();
+        }
+    }
+
+    // ---- a registered Delta table as the source: its owner compacts it, merges into it and changes its schema
+
+    static final String VALUE_V1 = "{\"type\":\"record\",\"name\":\"V\",\"fields\":[{\"name\":\"user_id\",\"type\":"
+            + "[\"null\",\"string\"]},{\"name\":\"amount\",\"type\":[\"null\",\"double\"]}]}";
+    static final String VALUE_V2 = VALUE_V1.replace("]}]}", "]},{\"name\":\"country\",\"type\":[\"null\",\"string\"],"
+            + "\"default\":null}]}");
+    static final String VALUE_RETYPED = VALUE_V1.replace("\"double\"", "\"string\"");
+
+    static org.apache.avro.Schema rowSchema(String value) {
+        return new org.apache.avro.Schema.Parser().parse("{\"type\":\"record\",\"name\":\"Row\",\"fields\":["
+                + "{\"name\":\"value\",\"type\":[\"null\"," + value + "]},"
+                + "{\"name\":\"stream_record_timestamp\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}},"
+                + "{\"name\":\"record_source\",\"type\":\"string\"}]}");
+    }
+
+    static List<org.apache.avro.generic.GenericRecord> rows(org.apache.avro.Schema schema, Object... userAmountSecond) {
+        org.apache.avro.Schema value = schema.getField("value").schema().getTypes().get(1);
+        List<org.apache.avro.generic.GenericRecord> out = new java.util.ArrayList<>();
+        for (int i = 0; i < userAmountSecond.length; i += 3) {
+            org.apache.avro.generic.GenericRecord v = new org.apache.avro.generic.GenericData.Record(value);
+            v.put("user_id", userAmountSecond[i]);
+            v.put("amount", userAmountSecond[i + 1]);
+            org.apache.avro.generic.GenericRecord r = new org.apache.avro.generic.GenericData.Record(schema);
+            r.put("value", v);
+            r.put("stream_record_timestamp", 1_767_225_600_000_000L + ((Number) userAmountSecond[i + 2]).longValue()
+                    * 1_000_000L);
+            r.put("record_source", "stream");
+            out.add(r);
+        }
+        return out;
+    }
+
+    @Inject
+    io.tributary.delta.Tables tables;
+    @ConfigProperty(name = "tributary.warehouse")
+    String warehouse;
+
+    @Test
+    void aRegisteredSourceIsFollowedThroughCompactionAMergeAndANewColumnAndStopsAtARetypedOne() throws Exception {
+        String location = warehouse + "/external/" + unique("src");
+        io.tributary.delta.PartitionKey p = new io.tributary.delta.PartitionKey("t", 0);
+        io.tributary.delta.DeltaTable table = tables.create(location, rowSchema(VALUE_V1), Map.of(p, 0L));
+        AtomicInteger offset = new AtomicInteger();
+        java.util.function.Consumer<List<org.apache.avro.generic.GenericRecord>> append = rs -> table.commit(
+                List.of(table.writeDataFile(rs)), Map.of(p, new io.tributary.delta.OffsetRange(offset.get(),
+                        offset.addAndGet(rs.size()))));
+        String source = "ext." + unique("reg") + ".history";
+        as(ALICE).body("{\"name\": \"" + source + "\", \"storage_location\": \"" + location + "\"}")
+                .post("/api/2.1/unity-catalog/tables").then().statusCode(200);
+        append.accept(rows(rowSchema(VALUE_V1), "u1", 1.0, 10, "u2", 2.0, 10));
+        append.accept(rows(rowSchema(VALUE_V1), "u3", 3.0, 10));
+        String synced = "ext." + unique("on") + ".history_online";
+        as(ALICE).body("{\"name\": \"" + synced + "\", \"spec\": {\"source_table_full_name\": \"" + source + "\", "
+                + "\"primary_key_columns\": [\"value.user_id\"], \"timeseries_key\": \"stream_record_timestamp\", "
+                + "\"scheduling_policy\": \"TRIGGERED\"}}").post(SYNCED).then().statusCode(200);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(status(ALICE, synced)
+                .getString("data_synchronization_status.state")).isEqualTo("ONLINE"));
+        String lookup = SYNCED + "/" + synced + "/lookup";
+        String u1u4u9 = "{\"keys\": [{\"value_user_id\": \"u1\"}, {\"value_user_id\": \"u4\"}, "
+                + "{\"value_user_id\": \"u9\"}]}";
+        as(ALICE).body(u1u4u9).post(lookup).then().statusCode(200).body("rows[0].value_amount",
+                org.hamcrest.Matchers.equalTo(1.0f)).body("rows[1]", org.hamcrest.Matchers.nullValue());
+
+        // A compaction rearranges rows: it syncs nothing; the key added before it still arrives from its own add.
+        append.accept(rows(rowSchema(VALUE_V1), "u4", 4.0, 11));
+        io.tributary.maintenance.TableMaintenance maintenance = new io.tributary.maintenance.TableMaintenance(tables,
+                new io.tributary.maintenance.MaintenanceSettings(64L << 20, Duration.ofDays(7)));
+        assertThat(maintenance.maintain(location).compactedVersion()).isPresent();
+        JsonPath afterCompaction = as(ALICE).post(SYNCED + "/" + synced + "/sync").then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(afterCompaction.getLong("data_synchronization_status.rows_synced")).as("3 before, u4, and no "
+                + "compacted row").isEqualTo(4);
+        assertThat(afterCompaction.getLong("data_synchronization_status.rows")).isEqualTo(4);
+
+        // A merge of history (what a backfill commits): older rows do not win, a key only history has is added.
+        long base = table.status().version();
+        table.commitExclusive(base, List.of(table.writeDataFile(rows(rowSchema(VALUE_V1), "u1", 100.0, 1,
+                "u9", 9.0, 1))), Map.of());
+        as(ALICE).post(SYNCED + "/" + synced + "/sync").then().statusCode(200);
+        as(ALICE).body(u1u4u9).post(lookup).then().statusCode(200)
+                .body("rows[0].value_amount", org.hamcrest.Matchers.equalTo(1.0f))
+                .body("rows[1].value_amount", org.hamcrest.Matchers.equalTo(4.0f))
+                .body("rows[2].value_amount", org.hamcrest.Matchers.equalTo(9.0f));
+
+        // A new column: added to the PostgreSQL table, and lookups (whose statement was prepared before) carry it.
+        assertThat(table.evolveSchema(rowSchema(VALUE_V2))).isPresent();
+        List<org.apache.avro.generic.GenericRecord> later = rows(rowSchema(VALUE_V2), "u5", 5.0, 12);
+        ((org.apache.avro.generic.GenericRecord) later.get(0).get("value")).put("country", "FR");
+        append.accept(later);
+        for (int i = 0; i < 20; i++) { // over the pool's connections, each with the old statement prepared
+            as(ALICE).body(u1u4u9).post(lookup).then().statusCode(200);
+        }
+        as(ALICE).post(SYNCED + "/" + synced + "/sync").then().statusCode(200);
+        for (int i = 0; i < 20; i++) {
+            as(ALICE).body("{\"keys\": [{\"value_user_id\": \"u5\"}, {\"value_user_id\": \"u1\"}]}").post(lookup)
+                    .then().statusCode(200).body("rows[0].value_country", org.hamcrest.Matchers.equalTo("FR"))
+                    .body("rows[1].value_country", org.hamcrest.Matchers.nullValue())
+                    .body("rows[1]", org.hamcrest.Matchers.hasKey("value_country"));
+            as(ALICE).body("{\"keys\": [{\"value_user_id\": \"u5\"}]}").post(lookup).then().statusCode(200)
+                    .body("rows[0].value_country", org.hamcrest.Matchers.equalTo("FR"));
+        }
+
+        // The table replaced by one whose amount is a string: not additive, so the sync stops and says why.
+        long version = table.status().version();
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(
+                java.nio.file.Path.of(java.net.URI.create(location.startsWith("/") ? "file:" + location : location)))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        io.tributary.delta.DeltaTable replaced = tables.create(location, rowSchema(VALUE_RETYPED), Map.of(p, 0L));
+        org.apache.avro.Schema retyped = rowSchema(VALUE_RETYPED);
+        for (long v = 0; v <= version; v++) {
+            replaced.commit(List.of(replaced.writeDataFile(rows(retyped, "u1", "lots", 20))),
+                    Map.of(p, new io.tributary.delta.OffsetRange(v, v + 1)));
+        }
+        JsonPath failed = as(ALICE).post(SYNCED + "/" + synced + "/sync").then().statusCode(200).extract().jsonPath();
+        assertThat(failed.getString("data_synchronization_status.state")).isEqualTo("FAILED");
+        assertThat(failed.getString("data_synchronization_status.message")).contains("value.amount")
+                .contains("changed type").contains("delete it and create it again");
+        // The rows synced so far stay readable.
+        as(ALICE).body(u1u4u9).post(lookup).then().statusCode(200).body("rows[2].value_amount",
+                org.hamcrest.Matchers.equalTo(9.0f));
     }
 
     private static void awaitRowsIngested(String stream, long rows) {

@@ -72,6 +72,10 @@ public class OnlineDatabase {
         return new OnlineLookup(store);
     }
 
+    public SyncHooks hooks() {
+        return hooks;
+    }
+
     /** Tests: stop a sync at a chosen point (a crash between the Delta commit and the PostgreSQL transaction). */
     public void hooks(SyncHooks hooks) {
         this.hooks = hooks == null ? SyncHooks.NONE : hooks;

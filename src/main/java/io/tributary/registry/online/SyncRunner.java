@@ -40,6 +40,9 @@ public class SyncRunner {
 
     /** Syncs once; the outcome is in the state. Empty when the synced table is stopped, failed or gone. */
     public Optional<SyncResult> run(SyncedTableRow row) {
+        if (row.deleting()) {
+            return Optional.empty();
+        }
         try {
             String stopped = stoppedBecause(row);
             if (stopped != null) {
@@ -86,12 +89,21 @@ public class SyncRunner {
      */
     public int catchUp() {
         int n = 0;
+        for (SyncedTableRow row : registry.deleting()) {
+            try {
+                delete(row);
+                LOG.infof("finished the delete of synced table %s, begun %s", row.fullName(), row.deletingSince());
+            } catch (RuntimeException e) {
+                LOG.warnf("finishing the delete of synced table %s failed (tried again at the next catch-up): %s",
+                        row.fullName(), e.getMessage());
+            }
+        }
         for (SyncedTableRow row : registry.continuous()) {
             run(row);
             n++;
         }
         for (SyncedTableRow row : registry.list("")) {
-            if (row.policy() != io.tributary.online.SyncPolicy.CONTINUOUS) {
+            if (row.policy() != io.tributary.online.SyncPolicy.CONTINUOUS && !row.deleting()) {
                 SyncState state = online.store().state(row.id());
                 if (state != null && state.version() < 0 && !SyncState.FAILED.equals(state.state())
                         && !SyncState.STOPPED.equals(state.state())) {
@@ -101,6 +113,18 @@ public class SyncRunner {
             }
         }
         return n;
+    }
+
+    /**
+     * Deletes a synced table, in an order a crash cannot leak from: mark the row (no schedule syncs it from here), drop
+     * the PostgreSQL table with its state row (one transaction, which waits for a sync in flight), then remove the
+     * row. A crash before the end leaves the marked row, which the next DELETE or {@link #catchUp()} finishes.
+     */
+    public void delete(SyncedTableRow row) {
+        registry.markDeleting(row.fullName());
+        online.store().drop(row.id(), row.pgTable());
+        online.hooks().afterDrop(row.id());
+        registry.delete(row.fullName());
     }
 
     /** Runs the first sync of a new synced table in the background. */

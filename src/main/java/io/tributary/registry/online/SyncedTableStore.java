@@ -25,7 +25,9 @@ import javax.sql.DataSource;
 @ApplicationScoped
 public class SyncedTableStore {
     private static final String COLUMNS = "full_name, id, source_table_name, source_location, source_stream_id, "
-            + "primary_key_columns, timeseries_key, scheduling_policy, pg_table, owner, created_at";
+            + "primary_key_columns, timeseries_key, scheduling_policy, pg_table, owner, created_at, deleting_since";
+    /** Rows a schedule syncs: not being deleted. */
+    private static final String LIVE = " AND deleting_since IS NULL";
 
     @Inject
     DataSource registry;
@@ -82,7 +84,7 @@ public class SyncedTableStore {
     /** @return false when the name or the PostgreSQL table name is taken */
     public boolean insert(SyncedTableRow row) {
         try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "INSERT INTO synced_tables (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "INSERT INTO synced_tables (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) "
                         + "ON CONFLICT DO NOTHING")) {
             s.setString(1, row.fullName());
             s.setString(2, row.id());
@@ -115,13 +117,13 @@ public class SyncedTableStore {
     /** The CONTINUOUS synced tables of a source location (as the registry stores it). */
     public List<SyncedTableRow> continuousOf(String sourceLocation) {
         return query("SELECT " + COLUMNS + " FROM synced_tables WHERE source_location = ? "
-                + "AND scheduling_policy = 'CONTINUOUS'", sourceLocation);
+                + "AND scheduling_policy = 'CONTINUOUS'" + LIVE, sourceLocation);
     }
 
     /** The source locations that have a CONTINUOUS synced table. */
     public Set<String> continuousLocations() {
         try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "SELECT DISTINCT source_location FROM synced_tables WHERE scheduling_policy = 'CONTINUOUS'");
+                "SELECT DISTINCT source_location FROM synced_tables WHERE scheduling_policy = 'CONTINUOUS'" + LIVE);
                 ResultSet rs = s.executeQuery()) {
             Set<String> out = new java.util.HashSet<>();
             while (rs.next()) {
@@ -134,7 +136,26 @@ public class SyncedTableStore {
     }
 
     public List<SyncedTableRow> continuous() {
-        return query("SELECT " + COLUMNS + " FROM synced_tables WHERE scheduling_policy = 'CONTINUOUS'");
+        return query("SELECT " + COLUMNS + " FROM synced_tables WHERE scheduling_policy = 'CONTINUOUS'" + LIVE);
+    }
+
+    /** Rows whose delete began and did not finish. */
+    public List<SyncedTableRow> deleting() {
+        return query("SELECT " + COLUMNS + " FROM synced_tables WHERE deleting_since IS NOT NULL");
+    }
+
+    /**
+     * The first step of a delete: from here no schedule starts a sync of it, and a crash leaves a row that says a
+     * delete is to be finished (by the next DELETE or the catch-up) rather than a PostgreSQL table nothing refers to.
+     */
+    public void markDeleting(String fullName) {
+        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
+                "UPDATE synced_tables SET deleting_since = COALESCE(deleting_since, now()) WHERE full_name = ?")) {
+            s.setString(1, fullName);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
     }
 
     /** @return false when it was not there */
@@ -159,7 +180,8 @@ public class SyncedTableStore {
                     out.add(new SyncedTableRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                             rs.getString(5), Arrays.asList(rs.getString(6).split("\n")), rs.getString(7),
                             SyncPolicy.valueOf(rs.getString(8)), rs.getString(9), rs.getString(10),
-                            rs.getTimestamp(11).toInstant()));
+                            rs.getTimestamp(11).toInstant(),
+                            rs.getTimestamp(12) == null ? null : rs.getTimestamp(12).toInstant()));
                 }
             }
             return out;

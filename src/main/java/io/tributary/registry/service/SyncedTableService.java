@@ -7,11 +7,11 @@ import io.smallrye.mutiny.Uni;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
 import io.tributary.online.OnlineColumns;
-import io.tributary.online.OnlineStore;
 import io.tributary.online.SyncException;
 import io.tributary.online.SyncPolicy;
 import io.tributary.online.SyncState;
 import io.tributary.registry.online.OnlineDatabase;
+import io.tributary.registry.online.OnlineReads;
 import io.tributary.registry.online.SyncRunner;
 import io.tributary.registry.online.SyncedTableRow;
 import io.tributary.registry.online.SyncedTableStore;
@@ -38,7 +38,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Synced tables (SPEC "Synced tables"): create, get, list, delete, sync and lookup. Access follows the source table's
@@ -59,8 +58,11 @@ public class SyncedTableService {
     @Inject
     Tables tables;
 
-    private final Map<String, Cached<LookupTarget>> targets = new ConcurrentHashMap<>();
-    private final Map<String, Cached<Boolean>> readers = new ConcurrentHashMap<>();
+    @Inject
+    OnlineReads reads;
+
+    private final ExpiringCache<String, LookupTarget> targets = new ExpiringCache<>(LOOKUP_CACHE);
+    private final ExpiringCache<String, Boolean> readers = new ExpiringCache<>(LOOKUP_CACHE);
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -156,9 +158,8 @@ public class SyncedTableService {
         String fullName = String.join(".", Names.threePart("name", nameParam));
         return Blocking.call(() -> {
             SyncedTableRow row = managed(caller, fullName);
-            // The registry row first, so no schedule starts a sync of it; the drop then waits for one in flight.
-            registry.delete(fullName);
-            online.store().drop(row.id(), row.pgTable());
+            targets.remove(fullName);
+            runner.delete(row);
             targets.remove(fullName);
             return Map.of();
         });
@@ -180,36 +181,39 @@ public class SyncedTableService {
             throw ApiException.invalid("keys", "send 1 to " + MAX_LOOKUP_KEYS + " keys, got "
                     + (keys == null ? 0 : keys.size()));
         }
-        return Blocking.call(() -> {
-            LookupTarget target = lookupTarget(fullName);
-            String access = caller.name() + "\n" + caller.admin() + "\n" + fullName;
-            Cached<Boolean> allowed = readers.get(access);
-            if (allowed == null || allowed.expired()) {
-                allowed = new Cached<>(AccessPolicy.allows(caller, target.sourceOwner(),
-                        registry.privileges(target.row().sourceTableName(), caller.name()), Privilege.SELECT));
-                readers.put(access, allowed);
-            }
-            if (!allowed.value()) {
-                AccessPolicy.require(caller, target.sourceOwner(), Set.of(), Privilege.SELECT, "table",
-                        target.row().sourceTableName());
-            }
-            List<String[]> texts = new ArrayList<>(keys.size());
-            for (int i = 0; i < keys.size(); i++) {
-                texts.add(keyText(i, keys.get(i), target.keyColumns()));
-            }
-            List<Map<String, Object>> rows;
-            try {
-                rows = online.lookup().lookup(target.row().pgTable(), target.keyColumns(), texts);
-            } catch (SyncException e) {
-                throw new ApiException(io.tributary.registry.request.ErrorCode.RESOURCE_DOES_NOT_EXIST,
-                        "synced table '" + fullName + "': " + e.getMessage());
-            }
-            List<Object> out = new ArrayList<>(rows.size());
-            for (Map<String, Object> r : rows) {
-                out.add(r == null ? null : jsonRow(r));
-            }
-            return new JsonBody(RegistryJson.MAPPER.writeValueAsBytes(Map.of("rows", out)));
-        });
+        // The definition and the caller's grants come from the caches (a registry read every 2 s at most); the
+        // lookup itself is one statement on the reactive client, from this event loop.
+        return lookupOnce(caller, fullName, keys)
+                .onFailure(e -> e instanceof io.vertx.pgclient.PgException pg
+                        && OnlineReads.RESULT_TYPE_CHANGED.equals(pg.getSqlState()))
+                .recoverWithUni(e -> {
+                    // The table's columns changed since the cached definition: read it again, once.
+                    targets.remove(fullName);
+                    return lookupOnce(caller, fullName, keys);
+                })
+                .onFailure(SyncException.class).transform(e -> new ApiException(
+                        io.tributary.registry.request.ErrorCode.RESOURCE_DOES_NOT_EXIST, "synced table '" + fullName
+                                + "': " + e.getMessage()))
+                .map(JsonBody::new);
+    }
+
+    private Uni<byte[]> lookupOnce(Principal caller, String fullName, List<Map<String, Object>> keys) {
+        return targets.get(fullName, () -> lookupTarget(fullName))
+                .chain(target -> readers.get(caller.name() + "\n" + caller.admin() + "\n" + fullName,
+                        () -> AccessPolicy.allows(caller, target.sourceOwner(), registry.privileges(
+                                target.row().sourceTableName(), caller.name()), Privilege.SELECT))
+                        .chain(allowed -> {
+                            if (!allowed) {
+                                AccessPolicy.require(caller, target.sourceOwner(), Set.of(), Privilege.SELECT,
+                                        "table", target.row().sourceTableName());
+                            }
+                            List<String[]> texts = new ArrayList<>(keys.size());
+                            for (int i = 0; i < keys.size(); i++) {
+                                texts.add(keyText(i, keys.get(i), target.keyColumns()));
+                            }
+                            String sql = keys.size() == 1 ? target.oneKey() : target.manyKeys();
+                            return reads.lookup(sql, target.keyColumns().size(), texts);
+                        }));
     }
 
     // ---- checks
@@ -304,7 +308,11 @@ public class SyncedTableService {
     private SyncedTableView view(SyncedTableRow row) {
         SyncState state = online.store().state(row.id());
         StatusView status;
-        if (state == null) {
+        if (row.deleting()) {
+            status = new StatusView(SyncState.DELETING, "a delete began at " + row.deletingSince() + " and did not "
+                    + "finish; the next catch-up finishes it, or DELETE it again", null, null, null, null, null, null,
+                    null);
+        } else if (state == null) {
             status = new StatusView(SyncState.PROVISIONING, null, null, null, null, null, null, null, null);
         } else {
             String stateName = state.state();
@@ -334,23 +342,11 @@ public class SyncedTableService {
 
     // ---- lookups
 
-    private record LookupTarget(SyncedTableRow row, String sourceOwner, List<SyncState.StoredColumn> keyColumns) {}
-
-    private record Cached<T>(T value, long until) {
-        Cached(T value) {
-            this(value, System.nanoTime() + LOOKUP_CACHE.toNanos());
-        }
-
-        boolean expired() {
-            return System.nanoTime() - until > 0;
-        }
-    }
+    /** What a lookup needs of a synced table, with its two statements (built once per cache period). */
+    private record LookupTarget(SyncedTableRow row, String sourceOwner, List<SyncState.StoredColumn> keyColumns,
+            String oneKey, String manyKeys) {}
 
     private LookupTarget lookupTarget(String fullName) {
-        Cached<LookupTarget> cached = targets.get(fullName);
-        if (cached != null && !cached.expired()) {
-            return cached.value();
-        }
         SyncedTableRow row = find(fullName);
         SyncState state = online.store().state(row.id());
         if (state == null || state.columns().isEmpty()) {
@@ -361,9 +357,9 @@ public class SyncedTableService {
         for (String path : row.primaryKeyColumns()) {
             key.add(state.column(path.replace('.', '_')));
         }
-        LookupTarget target = new LookupTarget(row, registry.source(row.sourceTableName()).owner(), key);
-        targets.put(fullName, new Cached<>(target));
-        return target;
+        return new LookupTarget(row, registry.source(row.sourceTableName()).owner(), key,
+                reads.statement(row.pgTable(), state.columns(), key, 1),
+                reads.statement(row.pgTable(), state.columns(), key, 2));
     }
 
     /** A key's values as text for their casts, checked against the key columns' types. */
@@ -432,22 +428,6 @@ public class SyncedTableService {
 
     private static List<String> names(List<SyncState.StoredColumn> columns) {
         return columns.stream().map(SyncState.StoredColumn::name).toList();
-    }
-
-    private static Map<String, Object> jsonRow(Map<String, Object> row) throws java.io.IOException {
-        Map<String, Object> out = new LinkedHashMap<>(row.size() * 2);
-        for (Map.Entry<String, Object> e : row.entrySet()) {
-            Object v = e.getValue();
-            if (v instanceof OnlineStore.Json j) {
-                v = RegistryJson.MAPPER.readTree(j.text());
-            } else if (v instanceof java.time.OffsetDateTime t) {
-                v = t.toInstant().toString();
-            } else if (v instanceof java.time.temporal.Temporal t) {
-                v = t.toString();
-            }
-            out.put(e.getKey(), v);
-        }
-        return out;
     }
 
 }

@@ -1,0 +1,254 @@
+package io.tributary.registry.online;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Uni;
+import io.tributary.config.OnlineConfig;
+import io.tributary.online.OnlineStore;
+import io.tributary.online.SyncException;
+import io.tributary.online.SyncState;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.PoolOptions;
+import io.vertx.sqlclient.Tuple;
+import io.vertx.sqlclient.data.Numeric;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Key lookups on synced tables over the reactive PostgreSQL client, for the API: the statement goes out from the
+ * event loop that received the request and the rows are written as JSON straight from the wire rows, so a lookup
+ * costs one round trip to PostgreSQL and no thread hand-over (the JDBC {@link io.tributary.online.OnlineLookup} costs
+ * two: to a worker and back, each a wait for a CPU on a busy machine).
+ *
+ * <p>A pool of its own ({@code tributary.online.max-connections}), to the online database: lookups never wait behind
+ * registry work, and its statements stay prepared on the server (one round trip each), which the registry's shared
+ * pool does not do. A prepared {@code SELECT *} is refused by PostgreSQL once its table's columns change; the
+ * statement's text names the columns' signature, so a table whose columns changed gets a new statement, and a lookup
+ * that meets the refusal in the moment before it knows retries once with the new one.
+ */
+@ApplicationScoped
+public class OnlineReads {
+    private static final JsonFactory JSON = new JsonFactory();
+    /** PostgreSQL's answer to a prepared statement whose result columns changed under it. */
+    public static final String RESULT_TYPE_CHANGED = "0A000";
+
+    private final io.vertx.sqlclient.Pool pool;
+    private final OnlineStore names;
+
+    @Inject
+    OnlineReads(OnlineConfig config, OnlineDatabase online, Vertx vertx,
+            @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> registryUrl,
+            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> registryUser,
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> registryPassword) {
+        this.names = online.store();
+        PgConnectOptions options;
+        if (config.jdbcUrl().isPresent()) {
+            options = options("tributary.online.jdbc-url", config.jdbcUrl().get());
+            config.username().ifPresent(options::setUser);
+            config.password().ifPresent(options::setPassword);
+        } else {
+            options = options("quarkus.datasource.reactive.url", registryUrl.orElseThrow(() ->
+                    new IllegalStateException("synced table lookups need quarkus.datasource.reactive.url "
+                            + "(QUARKUS_DATASOURCE_REACTIVE_URL) or tributary.online.jdbc-url")).split(",")[0].trim());
+            registryUser.ifPresent(options::setUser);
+            registryPassword.ifPresent(options::setPassword);
+        }
+        options.setCachePreparedStatements(true);
+        // Connections open on first use: a process that serves no lookups (the ingest function) opens none. They are
+        // spread over every event loop: the rows are decoded and written as JSON on the connection's loop, and one
+        // loop for all of them would be one thread for every lookup.
+        this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(config.maxConnections())
+                        .setEventLoopSize(Math.max(1, io.vertx.core.VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE)))
+                .connectingTo(options).using(vertx.getDelegate()).build();
+    }
+
+    private static PgConnectOptions options(String setting, String url) {
+        String uri = url.startsWith("jdbc:") ? url.substring(5) : url;
+        if (uri.startsWith("vertx-reactive:")) {
+            uri = uri.substring("vertx-reactive:".length());
+        }
+        try {
+            return PgConnectOptions.fromUri(uri);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(setting + " '" + url + "' is not a PostgreSQL URL the reactive client "
+                    + "reads (postgresql://host:port/database): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The statement of a lookup of {@code keys} keys (a plain key SELECT for one, an unnest join for more) on a table
+     * with {@code columns}; its text changes with them (see the class comment).
+     */
+    public String statement(String table, List<SyncState.StoredColumn> columns,
+            List<SyncState.StoredColumn> keyColumns, int keys) {
+        StringBuilder sql = new StringBuilder("/* ").append(Integer.toHexString(columns.hashCode())).append(" */ ");
+        if (keys == 1) {
+            sql.append("SELECT * FROM ").append(names.qualified(table)).append(" WHERE ");
+            for (int i = 0; i < keyColumns.size(); i++) {
+                SyncState.StoredColumn k = keyColumns.get(i);
+                // $n::text, so PostgreSQL takes the parameter as text and the cast does the parsing.
+                sql.append(i == 0 ? "" : " AND ").append(OnlineStore.quote(k.name())).append(" = CAST($")
+                        .append(i + 1).append("::text AS ").append(k.pgType()).append(")");
+            }
+            return sql.toString();
+        }
+        sql.append("SELECT k.i, t.* FROM unnest(");
+        for (int i = 0; i < keyColumns.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("$").append(i + 1).append("::text[]");
+        }
+        sql.append(") WITH ORDINALITY AS k(");
+        for (int i = 0; i < keyColumns.size(); i++) {
+            sql.append("k").append(i).append(", ");
+        }
+        sql.append("i) JOIN ").append(names.qualified(table)).append(" AS t ON ");
+        sql.append(java.util.stream.IntStream.range(0, keyColumns.size()).mapToObj(i -> "t."
+                + OnlineStore.quote(keyColumns.get(i).name()) + " = CAST(k.k" + i + " AS " + keyColumns.get(i)
+                .pgType() + ")").collect(Collectors.joining(" AND ")));
+        return sql.toString();
+    }
+
+    /**
+     * {@code {"rows": [...]}} as JSON, in key order, null for a key without a row. {@code statement}: from
+     * {@link #statement} for {@code keys.size()} keys; {@code keys}: per key, its columns' values as text (a null finds
+     * nothing). Fails with {@link SyncException} when the table does not exist, and with a {@link PgException} of
+     * {@link #RESULT_TYPE_CHANGED} when its columns changed since the statement was made.
+     */
+    public Uni<byte[]> lookup(String statement, int keyColumns, List<String[]> keys) {
+        Tuple params = Tuple.tuple();
+        if (keys.size() == 1) {
+            for (String v : keys.get(0)) {
+                params.addValue(v);
+            }
+        } else {
+            for (int col = 0; col < keyColumns; col++) {
+                String[] values = new String[keys.size()];
+                for (int k = 0; k < keys.size(); k++) {
+                    values[k] = keys.get(k)[col];
+                }
+                params.addArrayOfString(values);
+            }
+        }
+        int n = keys.size();
+        // One Uni around the callback: every operator more is a context-propagation wrapper on the request's path.
+        return Uni.createFrom().emitter(em -> pool.preparedQuery(statement).execute(params, ar -> {
+            if (ar.succeeded()) {
+                byte[] body;
+                try {
+                    body = json(ar.result(), n);
+                } catch (RuntimeException e) {
+                    em.fail(e);
+                    return;
+                }
+                em.complete(body);
+            } else if (ar.cause() instanceof PgException pg && "42P01".equals(pg.getSqlState())) {
+                em.fail(new SyncException("the synced table has no PostgreSQL table yet: it has not synced once"));
+            } else {
+                em.fail(ar.cause());
+            }
+        }));
+    }
+
+    private static byte[] json(io.vertx.sqlclient.RowSet<io.vertx.sqlclient.Row> rows, int keys) {
+        io.vertx.sqlclient.Row[] byKey = new io.vertx.sqlclient.Row[keys];
+        int first = 0;
+        if (keys == 1) {
+            if (rows.size() > 0) {
+                byKey[0] = rows.iterator().next();
+            }
+        } else {
+            first = 1; // the ordinality column, not part of the row
+            for (io.vertx.sqlclient.Row row : rows) {
+                byKey[(int) (row.getLong(0) - 1)] = row;
+            }
+        }
+        List<String> columns = rows.columnsNames();
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + keys * 64);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeArrayFieldStart("rows");
+            for (io.vertx.sqlclient.Row row : byKey) {
+                if (row == null) {
+                    g.writeNull();
+                    continue;
+                }
+                g.writeStartObject();
+                for (int i = first; i < columns.size(); i++) {
+                    g.writeFieldName(columns.get(i));
+                    value(g, row.getValue(i));
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** SPEC 9.1: timestamps as RFC 3339 UTC, jsonb as JSON, binary as base64. */
+    private static void value(JsonGenerator g, Object v) throws IOException {
+        if (v == null || v == Tuple.JSON_NULL) {
+            g.writeNull();
+        } else if (v instanceof String s) {
+            g.writeString(s);
+        } else if (v instanceof Integer i) {
+            g.writeNumber(i);
+        } else if (v instanceof Long l) {
+            g.writeNumber(l);
+        } else if (v instanceof Short s) {
+            g.writeNumber(s);
+        } else if (v instanceof Double d) {
+            g.writeNumber(d);
+        } else if (v instanceof Float f) {
+            g.writeNumber(f);
+        } else if (v instanceof Boolean b) {
+            g.writeBoolean(b);
+        } else if (v instanceof Numeric n) {
+            java.math.BigDecimal d = n.bigDecimalValue();
+            if (d == null) {
+                g.writeNull(); // NaN
+            } else {
+                g.writeNumber(d);
+            }
+        } else if (v instanceof OffsetDateTime t) {
+            g.writeString(t.toInstant().toString());
+        } else if (v instanceof LocalDateTime || v instanceof LocalDate) {
+            g.writeString(v.toString());
+        } else if (v instanceof Buffer b) {
+            g.writeBinary(b.getBytes());
+        } else if (v instanceof io.vertx.mutiny.core.buffer.Buffer b) {
+            g.writeBinary(b.getBytes());
+        } else if (v instanceof JsonObject o) {
+            g.writeRawValue(o.encode());
+        } else if (v instanceof JsonArray a) {
+            g.writeRawValue(a.encode());
+        } else if (v instanceof Number num) {
+            g.writeNumber(num.toString());
+        } else {
+            g.writeString(v.toString());
+        }
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) {
+        pool.close();
+    }
+}
