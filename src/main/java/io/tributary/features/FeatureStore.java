@@ -23,8 +23,26 @@ public final class FeatureStore {
     private final OnlineStore online;
     private volatile boolean prepared;
 
+    /**
+     * Per view, the tiles as this process's last committed round left them, with that round's version: the next round
+     * of this process starts from them instead of reading every tile again. Taken (removed) by the round that uses
+     * them, so a round that fails leaves nothing stale behind.
+     */
+    private final Map<String, Cached> cache = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Cached(long version, Map<TileKey, Aggregate> tiles) {}
+
     public FeatureStore(OnlineStore online) {
         this.online = online;
+    }
+
+    Map<TileKey, Aggregate> cached(String viewId, long version) {
+        Cached c = cache.remove(viewId);
+        return c != null && c.version() == version ? c.tiles() : null;
+    }
+
+    void cache(String viewId, long version, Map<TileKey, Aggregate> tiles) {
+        cache.put(viewId, new Cached(version, tiles));
     }
 
     Connection connection() throws SQLException {
@@ -96,6 +114,7 @@ public final class FeatureStore {
     }
 
     public void drop(FeatureViewSpec spec) {
+        cache.remove(spec.id());
         try (Connection c = connection()) {
             c.setAutoCommit(false);
             try (Statement s = c.createStatement();

@@ -44,6 +44,14 @@ public final class Materializer {
     private final OfflineFeatures offline;
     private final MaterializeHooks hooks;
 
+    /** The tiles a round leaves, cached once its transaction committed. */
+    /** Source commits one round takes at most. */
+    static final int MAX_COMMITS = 200;
+
+    private record Pending(String viewId, long version, Map<TileKey, Aggregate> tiles) {}
+
+    private Pending pending;
+
     public Materializer(Tables tables, FeatureStore store, MaterializeHooks hooks) {
         this.tables = tables;
         this.store = store;
@@ -55,8 +63,12 @@ public final class Materializer {
         try (Connection c = store.connection()) {
             c.setAutoCommit(false);
             try {
+                pending = null;
                 MaterializeResult r = round(c, spec);
                 c.commit();
+                if (pending != null) {
+                    store.cache(pending.viewId(), pending.version(), pending.tiles());
+                }
                 return r;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -73,85 +85,96 @@ public final class Materializer {
         if (st == null) {
             throw new FeatureViewGoneException("feature view " + spec.name() + " was deleted");
         }
-        try (TableChanges changes = tables.changesSince(spec.sourceLocation(), st.version())) {
-            if (changes.version() == st.version()) {
-                return new MaterializeResult(st.version(), st.version(), 0, 0, 0, st.watermark());
-            }
-            boolean first = st.version() < 0;
-            Map<TileKey, Aggregate> tiles = store.loadTiles(c, spec);
-            Map<TileKey, Aggregate> changed = new HashMap<>();
-            Map<String, List<Object>> entityValues = new HashMap<>();
-            long maxEvent = st.maxEventTime();
-            long watermark = st.watermark();
-            long read = 0;
-            long late = 0;
-            long skipped = 0;
-            List<Feature> features = spec.features();
-            while (changes.hasNext()) {
-                Map<String, Object> row = changes.next();
-                String entity = EntityKeys.of(row, spec.entityPaths());
-                Long ts = millis(EntityKeys.extract(row, spec.timestampPath()));
-                if (entity == null || ts == null) {
-                    skipped++;
-                    continue;
-                }
-                if (!first && ts < watermark) {
-                    late++;
-                    continue;
-                }
-                read++;
-                if (!entityValues.containsKey(entity)) {
-                    List<Object> values = new ArrayList<>();
-                    for (List<String> p : spec.entityPaths()) {
-                        values.add(EntityKeys.extract(row, p));
-                    }
-                    entityValues.put(entity, values);
-                }
-                for (int f = 0; f < features.size(); f++) {
-                    Feature feature = features.get(f);
-                    TileKey key = new TileKey(entity, f, feature.window().tileStart(ts));
-                    Aggregate a = changed.get(key);
-                    if (a == null) {
-                        a = tiles.get(key);
-                        if (a == null) {
-                            a = new Aggregate(feature.function());
-                            tiles.put(key, a);
-                        }
-                        changed.put(key, a);
-                    }
-                    Object v = feature.column() == null ? Boolean.TRUE : EntityKeys.extract(row, feature.column());
-                    a.add(v instanceof String s && s.length() > 10_000 ? s.substring(0, 10_000) : v, ts,
-                            feature.column() == null);
-                }
-                if (ts > maxEvent) {
-                    maxEvent = ts;
-                    if (!first) {
-                        watermark = Math.max(watermark, minus(maxEvent, spec.latenessMs()));
-                    }
-                }
-            }
-            if (first && maxEvent != Long.MIN_VALUE) {
-                watermark = minus(maxEvent, spec.latenessMs());
-            }
-
-            DeltaTable table = offline.open(spec);
-            OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
-            long from = Math.max(st.finalThrough(), progress.finalThrough());
-            Map<TileKey, FeatureStore.Window> newest = new HashMap<>();
-            List<GenericRecord> rows = finals(spec, tiles, entityValues, from, watermark, newest);
-            if (progress.sourceVersion() < changes.version()) {
-                OfflineFeatures.append(table, table.status().version(), OfflineFeatures.schema(spec), rows,
-                        new OfflineFeatures.Progress(changes.version(), Math.max(watermark, progress.finalThrough())));
-            }
-            hooks.afterOfflineCommit(spec);
-            store.writeTiles(c, spec, changed);
-            store.writeLatest(c, spec, newest);
-            store.expireTiles(c, spec, watermark);
-            store.saveState(c, new FeatureState(spec.id(), changes.version(), maxEvent, watermark,
-                    Math.max(from, watermark), st.recordsRead() + read, st.lateDropped() + late, st.skipped() + skipped,
-                    Instant.ofEpochMilli(changes.committedAtMs()), null, FeatureState.ONLINE, null));
-            return new MaterializeResult(st.version(), changes.version(), read, late, rows.size(), watermark);
+        long latest = tables.open(spec.sourceLocation()).status().version();
+        if (latest == st.version()) {
+            return new MaterializeResult(st.version(), st.version(), 0, 0, 0, st.watermark());
         }
+        boolean first = st.version() < 0;
+        // The first round takes the snapshot whole; then commit by commit, at most MAX_COMMITS per round (a round is
+        // one PostgreSQL transaction and one offline commit: catching up a long backlog goes in bounded steps).
+        long upTo = first ? latest : Math.min(latest, st.version() + MAX_COMMITS);
+        // The tiles this process kept after its own last round of the view, if that round is the one the state row
+        // records; else (another process's round, a failed one, a restart) read them again.
+        Map<TileKey, Aggregate> tiles = store.cached(spec.id(), st.version());
+        if (tiles == null) {
+            tiles = store.loadTiles(c, spec);
+        }
+        Map<TileKey, Aggregate> changed = new HashMap<>();
+        Map<String, List<Object>> entityValues = new HashMap<>();
+        long maxEvent = st.maxEventTime();
+        long watermark = st.watermark();
+        long read = 0;
+        long late = 0;
+        long skipped = 0;
+        long committedAt = 0;
+        List<Feature> features = spec.features();
+        for (long v = first ? upTo : st.version() + 1; v <= upTo; v++) {
+            try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), first ? -1 : v - 1, v)) {
+                committedAt = changes.committedAtMs();
+                while (changes.hasNext()) {
+                    Map<String, Object> row = changes.next();
+                    String entity = EntityKeys.of(row, spec.entityPaths());
+                    Long ts = millis(EntityKeys.extract(row, spec.timestampPath()));
+                    if (entity == null || ts == null) {
+                        skipped++;
+                        continue;
+                    }
+                    // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
+                    if (!first && ts < watermark) {
+                        late++;
+                        continue;
+                    }
+                    read++;
+                    if (!entityValues.containsKey(entity)) {
+                        List<Object> values = new ArrayList<>();
+                        for (List<String> p : spec.entityPaths()) {
+                            values.add(EntityKeys.extract(row, p));
+                        }
+                        entityValues.put(entity, values);
+                    }
+                    for (int f = 0; f < features.size(); f++) {
+                        Feature feature = features.get(f);
+                        TileKey key = new TileKey(entity, f, feature.window().tileStart(ts));
+                        Aggregate a = changed.get(key);
+                        if (a == null) {
+                            a = tiles.get(key);
+                            if (a == null) {
+                                a = new Aggregate(feature.function());
+                                tiles.put(key, a);
+                            }
+                            changed.put(key, a);
+                        }
+                        Object value = feature.column() == null ? Boolean.TRUE
+                                : EntityKeys.extract(row, feature.column());
+                        a.add(value instanceof String str && str.length() > 10_000 ? str.substring(0, 10_000)
+                                : value, ts, feature.column() == null);
+                    }
+                    maxEvent = Math.max(maxEvent, ts);
+                }
+            }
+            if (maxEvent != Long.MIN_VALUE) {
+                watermark = Math.max(watermark, minus(maxEvent, spec.latenessMs()));
+            }
+        }
+        DeltaTable table = offline.open(spec);
+        OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
+        long from = Math.max(st.finalThrough(), progress.finalThrough());
+        Map<TileKey, FeatureStore.Window> newest = new HashMap<>();
+        List<GenericRecord> rows = finals(spec, tiles, entityValues, from, watermark, newest);
+        if (progress.sourceVersion() < upTo) {
+            OfflineFeatures.append(table, table.status().version(), OfflineFeatures.schema(spec), rows,
+                    new OfflineFeatures.Progress(upTo, Math.max(watermark, progress.finalThrough())));
+        }
+        hooks.afterOfflineCommit(spec);
+        store.writeTiles(c, spec, changed);
+        store.writeLatest(c, spec, newest);
+        store.expireTiles(c, spec, watermark);
+        expire(spec, tiles, watermark);
+        store.saveState(c, new FeatureState(spec.id(), upTo, maxEvent, watermark,
+                Math.max(from, watermark), st.recordsRead() + read, st.lateDropped() + late, st.skipped() + skipped,
+                Instant.ofEpochMilli(committedAt), null, FeatureState.ONLINE, null));
+        pending = new Pending(spec.id(), upTo, tiles);
+        return new MaterializeResult(st.version(), upTo, read, late, rows.size(), watermark);
     }
 
     /**
@@ -170,11 +193,14 @@ public final class Materializer {
         for (TileKey tile : tiles.keySet()) {
             Feature feature = spec.features().get(tile.feature());
             FeatureWindow w = feature.window();
-            for (long start = w.firstStartHolding(tile.start()); start <= tile.start(); start += w.slideMs()) {
+            // Only the windows holding this tile that end in (from, watermark]: start in (from - d, watermark - d].
+            long first = w.firstStartHolding(tile.start());
+            if (from != Long.MIN_VALUE) {
+                first = Math.max(first, (Math.floorDiv(from - w.durationMs(), w.slideMs()) + 1) * w.slideMs());
+            }
+            long last = Math.min(tile.start(), watermark - w.durationMs());
+            for (long start = first; start <= last; start += w.slideMs()) {
                 long end = start + w.durationMs();
-                if (end <= from || end > watermark) {
-                    continue;
-                }
                 TileKey windowKey = new TileKey(tile.entity(), tile.feature(), start);
                 if (done.put(windowKey, Boolean.TRUE) != null) {
                     continue;
@@ -206,6 +232,14 @@ public final class Materializer {
             }
         }
         return out;
+    }
+
+    /** The in-memory twin of {@link FeatureStore#expireTiles}. */
+    private static void expire(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long watermark) {
+        if (watermark == Long.MIN_VALUE) {
+            return;
+        }
+        tiles.keySet().removeIf(k -> k.start() <= watermark - spec.features().get(k.feature()).window().durationMs());
     }
 
     private static int compare(long[] a, long[] b) {

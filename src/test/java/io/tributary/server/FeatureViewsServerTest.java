@@ -313,9 +313,10 @@ class FeatureViewsServerTest {
     }
 
     /**
-     * The plain computation: records kept by the watermark rule (the history whole; then in order, a record older
-     * than the greatest event time so far minus the lateness dropped), each window's values as a list, each function
-     * computed from the list.
+     * The plain computation: records kept by the watermark rule (the history whole; then a record older than the
+     * greatest event time before it minus the lateness dropped), each window's values as a list, each function computed
+     * from the list. The server advances the watermark per source commit; these records are generated so that no
+     * record falls between the two rules (the late ones are 40 minutes behind, the others within a minute of order).
      */
     static final class Reference {
         final long lateness;
