@@ -182,6 +182,7 @@ public class FeatureViewService {
             }
             tables.delete(row.offlineLocation());
             views.forget(row.id());
+            lookups.keySet().removeIf(k -> k.endsWith("\n" + fullName));
             return Map.of();
         });
     }
@@ -194,7 +195,7 @@ public class FeatureViewService {
                     + (keys == null ? 0 : keys.size()));
         }
         return Blocking.call(() -> {
-            FeatureViewRow row = readable(caller, fullName);
+            FeatureViewRow row = cachedReadable(caller, fullName);
             FeatureViewSpec spec = spec(row);
             List<FeatureLookup.Key> parsed = new ArrayList<>(keys.size());
             List<List<Object>> entityValues = new ArrayList<>(keys.size());
@@ -281,6 +282,28 @@ public class FeatureViewService {
         SyncedTableStore.Source src = sources.source(row.sourceTableName());
         AccessPolicy.require(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
                 Privilege.SELECT, "table", row.sourceTableName());
+        return row;
+    }
+
+    /** How long a lookup reuses a view's row and a caller's access to it (as synced tables' lookups: SPEC §9.1). */
+    static final long LOOKUP_CACHE_NANOS = 2_000_000_000L;
+
+    private record Cached(FeatureViewRow row, long until) {}
+
+    private final Map<String, Cached> lookups = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #readable}, remembered per caller and view for 2 s: a lookup then costs no registry query. */
+    private FeatureViewRow cachedReadable(Principal caller, String fullName) {
+        String key = caller.name() + "\n" + caller.admin() + "\n" + fullName;
+        Cached c = lookups.get(key);
+        if (c != null && System.nanoTime() - c.until() < 0) {
+            return c.row();
+        }
+        FeatureViewRow row = readable(caller, fullName);
+        if (lookups.size() > 10_000) {
+            lookups.clear();
+        }
+        lookups.put(key, new Cached(row, System.nanoTime() + LOOKUP_CACHE_NANOS));
         return row;
     }
 
