@@ -25,7 +25,7 @@ class ArchitectureTest {
      */
     static final String[] CORE = {"io.tributary.schema..", "io.tributary.delta..", "io.tributary.ingest..",
             "io.tributary.backfill..", "io.tributary.maintenance..", "io.tributary.retry..", "io.tributary.logs..",
-            "io.tributary.online.."};
+            "io.tributary.online..", "io.tributary.features.."};
     /** The services both runtimes share: the registry and access control. */
     static final String[] SERVICES = {"io.tributary.registry..", "io.tributary.security..", "io.tributary.config.."};
     /** The runtime adapters: HTTP resources, the server's pipelines, the Lambda handlers. */

@@ -135,6 +135,11 @@ final class KernelTables implements Tables {
         return TableChanges.since(engine, latest(qualify(location)), afterVersion);
     }
 
+    @Override
+    public TableChanges changesBetween(String location, long afterVersion, long upToVersion) {
+        return TableChanges.since(engine, at(qualify(location), upToVersion), afterVersion);
+    }
+
     Snapshot latest(String path) {
         try {
             return TableManager.loadSnapshot(path).build(engine);

@@ -84,4 +84,12 @@ public interface Tables {
      * @throws NoSuchTableException when there is no Delta log at the location
      */
     TableChanges changesSince(String location, long afterVersion);
+
+    /**
+     * As {@link #changesSince}, up to {@code upToVersion} only: {@code (v - 1, v)} is what commit v added, for a reader
+     * that must see commit boundaries (a feature view's watermark advances per commit).
+     *
+     * @throws NoSuchTableException when there is no Delta log at the location
+     */
+    TableChanges changesBetween(String location, long afterVersion, long upToVersion);
 }

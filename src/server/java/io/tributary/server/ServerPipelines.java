@@ -43,12 +43,15 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
 
     @Inject
     ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle,
-            StreamWriteLocks writeLocks, StreamDirectory directory, ContinuousSync synced) {
+            StreamWriteLocks writeLocks, StreamDirectory directory, ContinuousSync synced,
+            FeatureMaterialization features) {
         // Every commit under the stream's write lock: a delete on another server stops this pipeline only through
         // the lifecycle channel, later; the lock makes its next commit find the stream gone instead. After each
         // commit the table's CONTINUOUS synced tables are synced, off the writer's thread.
-        this(config, new TableIngesters(tables, spec -> synced.afterCommits(
-                writeLocks.forStream(spec.streamId(), spec.tableLocation()), spec.tableLocation())),
+        // Then its feature views are materialized, off the writer's thread too.
+        this(config, new TableIngesters(tables, spec -> features.afterCommits(synced.afterCommits(
+                writeLocks.forStream(spec.streamId(), spec.tableLocation()), spec.tableLocation()),
+                spec.tableLocation())),
                 registry, lifecycle,
                 spec -> {
                     try {

@@ -51,6 +51,8 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
     MaintenanceConfig maintenanceConfig;
     @Inject
     io.tributary.registry.online.SyncRunner synced;
+    @Inject
+    io.tributary.registry.features.FeatureViews features;
 
     @Override
     public BackfillSummary handleRequest(ScheduledEvent event, Context context) {
@@ -75,6 +77,12 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
             synced.catchUp();
         } catch (RuntimeException e) {
             LOG.warnf("the synced tables' catch-up failed: %s", e.getMessage());
+        }
+        // The feature views' catch-up: every view, one round each (first rounds cut short, merges, failed rounds).
+        try {
+            features.catchUp();
+        } catch (RuntimeException e) {
+            LOG.warnf("the feature views' catch-up failed: %s", e.getMessage());
         }
         long merged = results.stream().filter(r -> r.rowsMerged() != null).count();
         long failed = results.stream().filter(BackfillRound.Result::error).count();

@@ -37,6 +37,8 @@ public class StreamIngestion {
     StreamWriteLocks writeLocks;
     @Inject
     io.tributary.registry.online.SyncRunner synced;
+    @Inject
+    io.tributary.registry.features.FeatureViews features;
 
     private final Map<String, Warm> warm = new ConcurrentHashMap<>();
 
@@ -72,6 +74,8 @@ public class StreamIngestion {
                 // What this invocation committed reaches the stream's CONTINUOUS synced tables before it returns (a
                 // frozen function runs nothing later); a failed sync is left to the backfill function's catch-up.
                 synced.runContinuousOf(stream.location());
+                // And its feature views, for the same reason; a failed round is left to the same catch-up.
+                features.runOf(stream.location());
             }
             return new Outcome(streamId, batch.size(), result.map(CommitResult::rows).orElse(0L),
                     result.map(CommitResult::tableVersion));

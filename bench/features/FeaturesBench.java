@@ -1,0 +1,290 @@
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * bench/features' client (run.sh runs it with `java FeaturesBench.java`): a stream and a feature view over KEYS
+ * entities get RATE records/s for the whole run, each record's event time its production time. Lag: the view's status
+ * lag_ms once a second. Freshness: every 200th record is a probe with an entity of its own; a poller looks the pending
+ * probes up every 20 ms until each shows its 1 s window's count (record produced -> visible online, including the wait
+ * for the window to end). Lookups: LOOKUP_RATE requests/s open loop (latency from each request's scheduled time) of
+ * 1-key lookups over loopback HTTP.
+ */
+public final class FeaturesBench {
+    static final String STREAMS = "/api/2.0/feature-engineering/streams";
+    static final String SYNCED = "/api/2.0/database/synced_tables";
+
+    final Vertx vertx = Vertx.vertx();
+    final HttpClient http;
+    final String token;
+
+    FeaturesBench(String base, String token) {
+        URI uri = URI.create(base);
+        this.http = vertx.createHttpClient(new HttpClientOptions().setDefaultHost(uri.getHost())
+                .setDefaultPort(uri.getPort()).setKeepAlive(true), new PoolOptions().setHttp1MaxSize(64));
+        this.token = token;
+    }
+
+    record Answer(int status, String body) {}
+
+    CompletableFuture<Answer> send(String method, String path, String body) {
+        RequestOptions o = new RequestOptions().setMethod(HttpMethod.valueOf(method)).setURI(path).setTimeout(10_000)
+                .putHeader("Authorization", "Bearer " + token);
+        if (body != null) {
+            o.putHeader("Content-Type", "application/json");
+        }
+        return http.request(o).compose(r -> body == null ? r.send() : r.send(Buffer.buffer(body)))
+                .compose(r -> r.body().map(b -> new Answer(r.statusCode(), b.toString())))
+                .toCompletionStage().toCompletableFuture();
+    }
+
+    Answer call(String method, String path, String body) throws Exception {
+        Answer a = send(method, path, body).get(60, TimeUnit.SECONDS);
+        if (a.status() != 200) {
+            throw new IllegalStateException(method + " " + path + " -> " + a.status() + " " + a.body());
+        }
+        return a;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rc;
+        try {
+            rc = run(args);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            rc = 1;
+        }
+        System.exit(rc);
+    }
+
+    static final String VIEWS = "/api/2.0/feature-engineering/feature-views";
+    static final String VIEW = "main.bench.user_features";
+
+    static int run(String[] args) throws Exception {
+        String base = args[0];
+        String token = args[1];
+        String bootstrap = args[2];
+        int rate = Integer.parseInt(args[3]);
+        int keys = Integer.parseInt(args[4]);
+        int lookupSeconds = Integer.parseInt(args[5]);
+        int lookupRate = Integer.parseInt(args[6]);
+        FeaturesBench b = new FeaturesBench(base, token);
+        String topic = "features-bench";
+        Properties admin = new Properties();
+        admin.put("bootstrap.servers", bootstrap);
+        try (Admin a = Admin.create(admin)) {
+            a.createTopics(List.of(new NewTopic(topic, 6, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw e;
+            }
+        }
+        b.call("POST", "/api/2.0/connections", "{\"name\": \"bench\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}");
+        String schema = "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"},\\\"event_time\\\":{\\\"type\\\":\\\"integer\\\"}}}";
+        b.call("POST", STREAMS, "{\"name\": \"main.bench.events\", \"source_config\": {\"kafka_stream_config\": "
+                + "{\"subscription_mode\": {\"subscribe\": \"" + topic + "\"}}}, \"connection_config\": "
+                + "{\"uc_connection_name\": \"bench\"}, \"schema_config\": {\"direct_schemas\": {\"payload_schema\": "
+                + "{\"json_schema\": \"" + schema + "\"}}}, \"ingestion_config\": {\"ingestion_destination\": "
+                + "{\"delta_table_name\": \"main.bench.events_ingestion\"}}}");
+        b.call("POST", VIEWS, "{\"name\": \"" + VIEW + "\", \"source\": {\"stream_name\": \"main.bench.events\"}, "
+                + "\"entity_columns\": [\"value.user_id\"], \"timestamp_column\": \"value.event_time\", "
+                + "\"allowed_lateness\": \"5s\", \"features\": ["
+                + "{\"name\": \"n_1s\", \"function\": \"count\", \"window\": {\"tumbling\": {\"duration\": \"1s\"}}},"
+                + "{\"name\": \"sum_1m\", \"function\": \"sum\", \"column\": \"value.amount\", \"window\": "
+                + "{\"sliding\": {\"duration\": \"1m\", \"slide\": \"10s\"}}},"
+                + "{\"name\": \"avg_5m\", \"function\": \"avg\", \"column\": \"value.amount\", \"window\": "
+                + "{\"rolling\": {\"duration\": \"5m\"}}}]}");
+
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("linger.ms", "5");
+        p.put("acks", "1");
+        KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
+        long t0 = System.nanoTime();
+        AtomicBoolean producing = new AtomicBoolean(true);
+        Map<String, Long> probes = new ConcurrentHashMap<>(); // probe entity -> produced (nanos)
+        List<Long> freshness = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Long> lags = java.util.Collections.synchronizedList(new ArrayList<>());
+        AtomicLong produced = new AtomicLong();
+        Thread producerThread = new Thread(() -> {
+            Random random = new Random(1);
+            long start = System.nanoTime();
+            long interval = 1_000_000_000L / rate;
+            for (long i = 0; producing.get(); i++) {
+                long at = start + i * interval;
+                long wait = at - System.nanoTime();
+                if (wait > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                }
+                String key = i % 200 == 0 ? "probe" + i : "k" + random.nextInt(keys);
+                if (i % 200 == 0) {
+                    probes.put(key, System.nanoTime());
+                }
+                producer.send(new ProducerRecord<>(topic, key, "{\"user_id\": \"" + key + "\", \"amount\": "
+                        + (i % 1000) + ".5, \"event_time\": " + System.currentTimeMillis() + "}"));
+                produced.incrementAndGet();
+            }
+        }, "producer");
+        Thread poller = new Thread(() -> {
+            try {
+                while (producing.get()) {
+                    if (!probes.isEmpty()) {
+                        List<String> ks = new ArrayList<>(probes.keySet());
+                        StringBuilder body = new StringBuilder("{\"keys\": [");
+                        for (int i = 0; i < Math.min(ks.size(), 1000); i++) {
+                            body.append(i == 0 ? "" : ",").append("{\"value_user_id\": \"").append(ks.get(i))
+                                    .append("\"}");
+                        }
+                        long sent = System.nanoTime();
+                        Answer a = b.call("POST", VIEWS + "/" + VIEW + "/lookup", body.append("]}").toString());
+                        // results in key order: a non-null n_1s means the probe's window is visible online
+                        String[] parts = a.body().split("\\{\"value_user_id\":\"");
+                        for (int i = 1; i < parts.length; i++) {
+                            String k = parts[i].substring(0, parts[i].indexOf('"'));
+                            if (parts[i].contains("\"n_1s\":1")) {
+                                Long at = probes.remove(k);
+                                if (at != null) {
+                                    freshness.add(sent - at);
+                                }
+                            }
+                        }
+                    }
+                    Thread.sleep(20);
+                }
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }, "poller");
+        Thread status = new Thread(() -> {
+            try {
+                while (producing.get()) {
+                    Answer a = b.call("GET", VIEWS + "/" + VIEW, null);
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"lag_ms\":([0-9]+)")
+                            .matcher(a.body());
+                    if (m.find() && System.nanoTime() - t0 > 15_000_000_000L) {
+                        lags.add(Long.parseLong(m.group(1)) * 1_000_000L);
+                    }
+                    Thread.sleep(1000);
+                }
+            } catch (Exception e) {
+                e.printStackTrace();
+            }
+        }, "status");
+        producerThread.start();
+        poller.start();
+        status.start();
+        Thread.sleep(20_000); // let materialization settle at the rate before measuring lookups
+
+        Random random = new Random(2);
+        String lookup = VIEWS + "/" + VIEW + "/lookup";
+        long[] warm = b.httpPhase(lookupRate, 5, () -> "{\"keys\": [{\"value_user_id\": \"k" + random.nextInt(keys)
+                + "\"}]}", lookup);
+        long[] one = b.httpPhase(lookupRate, lookupSeconds, () -> "{\"keys\": [{\"value_user_id\": \"k"
+                + random.nextInt(keys) + "\"}]}", lookup);
+        producing.set(false);
+        producerThread.join();
+        producer.close();
+        poller.join();
+        status.join();
+        Answer last = b.call("GET", VIEWS + "/" + VIEW, null);
+        long[] f = freshness.stream().mapToLong(Long::longValue).sorted().toArray();
+        long[] l = lags.stream().mapToLong(Long::longValue).sorted().toArray();
+        System.out.printf(Locale.ROOT, "produced %d records at %d/s over %d entities (+ a probe entity every 200th); "
+                + "%d probes seen, %d never%n", produced.get(), rate, keys, f.length, probes.size());
+        System.out.printf(Locale.ROOT, "%-44s %8s %9s %9s %9s %7s%n", "measure", "count", "p50 ms", "p99 ms",
+                "max ms", "errors");
+        row("view lag behind the source (status lag_ms)", l, 0);
+        row("freshness (produced -> 1s window online)", f, 0);
+        row("lookup, 1 key (HTTP)", Arrays.copyOf(one, one.length - 1), one[one.length - 1]);
+        System.out.println("final status: " + last.body());
+        System.out.printf(Locale.ROOT, "(warm-up: %d requests not counted)%n", warm.length - 1);
+        return 0;
+    }
+
+    static long[] sorted(long[] withErrors) {
+        long[] v = Arrays.copyOf(withErrors, withErrors.length - 1);
+        Arrays.sort(v);
+        return v;
+    }
+
+    static void row(String name, long[] nanos, long errors) {
+        long[] v = nanos.clone();
+        Arrays.sort(v);
+        System.out.printf(Locale.ROOT, "%-40s %8d %9.2f %9.2f %9.2f %7d%n", name, v.length, pct(v, 0.5) / 1e6,
+                pct(v, 0.99) / 1e6, v.length == 0 ? 0 : v[v.length - 1] / 1e6, errors);
+    }
+
+    static double pct(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
+    }
+
+
+
+
+
+    /** Open loop: request i is due at start + i/rate; its latency counts from then. Last element: errors. */
+    long[] httpPhase(int rate, int seconds, java.util.function.Supplier<String> body, String path) throws Exception {
+        int n = rate * seconds;
+        long[] out = new long[n + 1];
+        AtomicInteger errors = new AtomicInteger();
+        CompletableFuture<?>[] all = new CompletableFuture<?>[n];
+        long start = System.nanoTime() + 10_000_000L;
+        long interval = 1_000_000_000L / rate;
+        for (int i = 0; i < n; i++) {
+            long at = start + i * interval;
+            long wait = at - System.nanoTime();
+            if (wait > 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            }
+            int index = i;
+            all[i] = send("POST", path, body.get()).handle((a, e) -> {
+                out[index] = System.nanoTime() - at;
+                if (e != null || a.status() != 200) {
+                    errors.incrementAndGet();
+                }
+                return null;
+            });
+        }
+        CompletableFuture.allOf(all).get(60, TimeUnit.SECONDS);
+        out[n] = errors.get();
+        return out;
+    }
+
+}

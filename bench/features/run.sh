@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Feature views bench (issue #16): the packaged server (a broker of its own on a free port, the server's embedded
+# Kafka started apart; the registry and online database a fresh database of the machine's PostgreSQL) with a stream and a
+# feature view over KEYS entities (count, sum, avg over tumbling 1s, sliding 1m/10s and rolling 5m windows of the
+# records' own event time). RATE records/s are produced for the whole run; printed: the view's lag behind the source
+# (status lag_ms, sampled every second) p50/p99, freshness (a probe record produced -> its 1 s window's count visible in
+# a lookup; includes the wait for the window to end, up to 1 s) p50/p99, and 1-key lookup latency p50/p99 at
+# LOOKUP_RATE requests/s over loopback HTTP.
+#   bench/features/run.sh [--no-build]   env: RATE (2000), KEYS (10000), LOOKUP_SECONDS (20), LOOKUP_RATE (1000),
+#   PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RATE=${RATE:-2000}
+KEYS=${KEYS:-10000}
+LOOKUP_SECONDS=${LOOKUP_SECONDS:-20}
+LOOKUP_RATE=${LOOKUP_RATE:-1000}
+PORT=${PORT:-18096}
+PGHOSTPORT=${PGHOSTPORT:-127.0.0.1:5432}
+if [[ "${1:-}" != "--no-build" ]]; then
+  ./mvnw -q -o package -DskipTests
+fi
+WORK=$(mktemp -d /tmp/tributary-features.XXXXXX)
+java -cp "target/quarkus-app/app/*:target/quarkus-app/lib/main/*" bench/features/KafkaLauncher.java "$WORK/kafka" \
+  > "$WORK/kafka.log" 2>&1 &
+KAFKA=$!
+for _ in $(seq 1 120); do
+  if grep -q '^bootstrap ' "$WORK/kafka.log"; then break; fi
+  sleep 1
+done
+BOOTSTRAP=$(grep '^bootstrap ' "$WORK/kafka.log" | cut -d' ' -f2)
+[[ -n "$BOOTSTRAP" ]] || { echo "the broker did not start; see $WORK/kafka.log"; kill $KAFKA; exit 1; }
+DB=features_bench_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "CREATE DATABASE $DB" postgres
+TOKEN=features-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+echo "server data and log in $WORK, database $DB, broker $BOOTSTRAP"
+(cd "$WORK" && exec env TRIBUTARY_LOCAL=false TRIBUTARY_AUTH_TOKENS="bench=$TOKEN" TRIBUTARY_ADMINS=bench \
+  TRIBUTARY_SECRETS_KEY="$(head -c 32 /dev/urandom | base64)" \
+  QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOSTPORT/$DB" QUARKUS_DATASOURCE_USERNAME=postgres \
+  QUARKUS_HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$WORK/warehouse" \
+  java -Xmx2g ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
+SERVER=$!
+cleanup() {
+  kill $SERVER 2>/dev/null || true
+  wait $SERVER 2>/dev/null || true
+  kill $KAFKA 2>/dev/null || true
+  wait $KAFKA 2>/dev/null || true
+  psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" postgres || true
+}
+trap cleanup EXIT
+for _ in $(seq 1 180); do
+  if curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null; then break; fi
+  sleep 1
+done
+curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
+CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar \
+  target/quarkus-app/lib/main/io.vertx.vertx-core-*.jar target/quarkus-app/lib/main/io.netty.netty-*.jar \
+  target/quarkus-app/lib/main/org.postgresql.postgresql-*.jar | paste -sd:)
+echo "load: $(uptime)"
+java -cp "$CP" bench/features/FeaturesBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
+  "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE"
+rc=$?
+echo "server errors logged: $(grep -c ' ERROR ' "$WORK/server.log" || true)"
+exit $rc

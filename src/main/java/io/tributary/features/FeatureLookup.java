@@ -1,0 +1,179 @@
+package io.tributary.features;
+
+import io.tributary.delta.TableRows;
+import io.tributary.delta.Tables;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A view's features per entity as of a time. As of now: from the online database, in one snapshot of it (the state's
+ * watermark, the entities' tiles and their newest final windows): a tumbling or sliding feature is its newest window
+ * that ended at or before now (combined from tiles while it is not final, else the stored final one), a rolling
+ * feature the window ending at now rounded down to its precision. As of an earlier time: from the offline table's
+ * final windows only, each window ended at or before that time, so no value is computed from a record after it.
+ */
+public final class FeatureLookup {
+    private final FeatureStore store;
+    private final Tables tables;
+
+    public FeatureLookup(FeatureStore store, Tables tables) {
+        this.store = store;
+        this.tables = tables;
+    }
+
+    /** One key: its canonical entity text and, for a point-in-time lookup, the time (else null: now). */
+    public record Key(String entity, Instant asOf) {}
+
+    /** Each key's features by name (null for a feature with no window), or null for an entity with none. */
+    public List<Map<String, Object>> lookup(FeatureViewSpec spec, List<Key> keys, Instant now) {
+        List<Map<String, Object>> out = new ArrayList<>(keys.size());
+        Set<String> online = new HashSet<>();
+        Set<String> offline = new HashSet<>();
+        for (Key k : keys) {
+            (k.asOf() == null ? online : offline).add(k.entity());
+        }
+        Map<String, Map<String, Object>> current = online.isEmpty() ? Map.of() : now(spec, online, now.toEpochMilli());
+        Map<String, List<Map<String, Object>>> history = offline.isEmpty() ? Map.of() : offlineRows(spec, offline);
+        for (Key k : keys) {
+            out.add(k.asOf() == null ? current.get(k.entity())
+                    : asOf(spec, history.getOrDefault(k.entity(), List.of()), k.asOf().toEpochMilli()));
+        }
+        return out;
+    }
+
+    private Map<String, Map<String, Object>> now(FeatureViewSpec spec, Set<String> entities, long now) {
+        try (Connection c = store.connection()) {
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            c.setReadOnly(true);
+            try {
+                FeatureState st = store.state(c, spec.id(), false);
+                long watermark = st == null ? Long.MIN_VALUE : st.watermark();
+                Map<TileKey, Aggregate> tiles = store.tilesOf(c, spec, entities);
+                Map<String, Map<Integer, FeatureStore.Window>> latest = store.latestOf(c, spec, entities);
+                c.commit();
+                Map<String, Map<Integer, List<TileKey>>> byEntity = new HashMap<>();
+                for (TileKey t : tiles.keySet()) {
+                    byEntity.computeIfAbsent(t.entity(), e -> new HashMap<>())
+                            .computeIfAbsent(t.feature(), f -> new ArrayList<>()).add(t);
+                }
+                Map<String, Map<String, Object>> out = new HashMap<>();
+                for (String entity : entities) {
+                    Map<Integer, List<TileKey>> own = byEntity.getOrDefault(entity, Map.of());
+                    Map<Integer, FeatureStore.Window> finals = latest.getOrDefault(entity, Map.of());
+                    if (own.isEmpty() && finals.isEmpty()) {
+                        continue;
+                    }
+                    Map<String, Object> features = new LinkedHashMap<>();
+                    for (int f = 0; f < spec.features().size(); f++) {
+                        Aggregate a = current(spec.features().get(f), tiles, own.getOrDefault(f, List.of()),
+                                finals.get(f), watermark, now);
+                        features.put(spec.features().get(f).name(), a == null ? null : a.value());
+                    }
+                    out.put(entity, features);
+                }
+                return out;
+            } finally {
+                c.rollback();
+                c.setReadOnly(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("looking up features of " + spec.name() + " failed: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    private static Aggregate current(Feature feature, Map<TileKey, Aggregate> tiles, List<TileKey> own,
+            FeatureStore.Window last, long watermark, long now) {
+        FeatureWindow w = feature.window();
+        if (w.kind() == FeatureWindow.Kind.ROLLING) {
+            long end = w.endAtOrBefore(now);
+            if (last != null && last.end() == end) {
+                return last.aggregate();
+            }
+            return end > watermark ? combine(feature, tiles, own, end - w.durationMs(), end) : null;
+        }
+        long best = Long.MIN_VALUE;
+        for (TileKey t : own) {
+            for (long start = w.firstStartHolding(t.start()); start <= t.start(); start += w.slideMs()) {
+                long end = start + w.durationMs();
+                if (end > watermark && end <= now && end > best) {
+                    best = end;
+                }
+            }
+        }
+        if (best != Long.MIN_VALUE && (last == null || best > last.end())) {
+            return combine(feature, tiles, own, best - w.durationMs(), best);
+        }
+        return last != null && last.end() <= now ? last.aggregate() : null;
+    }
+
+    private static Aggregate combine(Feature feature, Map<TileKey, Aggregate> tiles, List<TileKey> own, long start,
+            long end) {
+        Aggregate sum = null;
+        for (TileKey t : own) {
+            if (t.start() >= start && t.start() < end) {
+                if (sum == null) {
+                    sum = new Aggregate(feature.function());
+                }
+                sum.merge(tiles.get(t));
+            }
+        }
+        return sum;
+    }
+
+    /** The offline rows of some entities, read with Kernel's scan of the latest snapshot. */
+    private Map<String, List<Map<String, Object>>> offlineRows(FeatureViewSpec spec, Set<String> entities) {
+        Map<String, List<Map<String, Object>>> out = new HashMap<>();
+        if (!tables.exists(spec.offlineLocation())) {
+            return out;
+        }
+        List<List<String>> paths = spec.entityNames().stream().map(List::of).toList();
+        try (TableRows rows = tables.read(spec.offlineLocation())) {
+            while (rows.hasNext()) {
+                Map<String, Object> row = rows.next();
+                String entity = EntityKeys.of(row, paths);
+                if (entity != null && entities.contains(entity)) {
+                    out.computeIfAbsent(entity, e -> new ArrayList<>()).add(row);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> asOf(FeatureViewSpec spec, List<Map<String, Object>> rows, long t) {
+        Map<String, Object> features = new LinkedHashMap<>();
+        boolean any = false;
+        for (Feature feature : spec.features()) {
+            FeatureWindow w = feature.window();
+            long wanted = w.kind() == FeatureWindow.Kind.ROLLING ? w.endAtOrBefore(t) : Long.MIN_VALUE;
+            long best = Long.MIN_VALUE;
+            Object value = null;
+            for (Map<String, Object> row : rows) {
+                long start = ((Instant) row.get("window_start")).toEpochMilli();
+                long end = ((Instant) row.get("window_end")).toEpochMilli();
+                if (end - start != w.durationMs() || Math.floorMod(start, w.slideMs()) != 0 || end > t) {
+                    continue;
+                }
+                if (wanted != Long.MIN_VALUE ? end == wanted : end > best) {
+                    best = end;
+                    value = row.get(feature.name());
+                }
+            }
+            if (best != Long.MIN_VALUE) {
+                any = true;
+            }
+            features.put(feature.name(), best == Long.MIN_VALUE ? null : value);
+        }
+        return any ? features : null;
+    }
+}

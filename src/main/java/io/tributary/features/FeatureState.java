@@ -1,0 +1,17 @@
+package io.tributary.features;
+
+import java.time.Instant;
+
+/**
+ * Where a feature view's materialization stands, as its state row in the online database holds it: the source version
+ * consumed, the greatest event time seen, the watermark, the window end through which windows were emitted, counters.
+ * Times are epoch milliseconds; {@link Long#MIN_VALUE} before any record.
+ */
+public record FeatureState(String viewId, long version, long maxEventTime, long watermark, long finalThrough,
+        long recordsRead, long lateDropped, long skipped, Instant sourceCommittedAt, Instant updatedAt, String state,
+        String message) {
+    public static final String PROVISIONING = "PROVISIONING";
+    public static final String ONLINE = "ONLINE";
+    public static final String FAILED = "FAILED";
+    public static final String STOPPED = "STOPPED";
+}

@@ -1,0 +1,318 @@
+package io.tributary.features;
+
+import io.tributary.online.OnlineStore;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A feature view's online state in the online database (the synced tables' schema, {@link OnlineStore}): a state row
+ * in {@code _feature_state}, the partial aggregates per entity, feature and tile ({@code <tables>_tiles}) and the
+ * newest final window's value per entity and feature ({@code <tables>_latest}). The three change in one transaction,
+ * together with the consumed source version, which is the online half of exactly once.
+ */
+public final class FeatureStore {
+    private final OnlineStore online;
+    private volatile boolean prepared;
+
+    /**
+     * Per view, the tiles as this process's last committed round left them, with that round's version: the next round
+     * of this process starts from them instead of reading every tile again. Taken (removed) by the round that uses
+     * them, so a round that fails leaves nothing stale behind.
+     */
+    private final Map<String, Cached> cache = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Cached(long version, Map<TileKey, Aggregate> tiles) {}
+
+    public FeatureStore(OnlineStore online) {
+        this.online = online;
+    }
+
+    Map<TileKey, Aggregate> cached(String viewId, long version) {
+        Cached c = cache.remove(viewId);
+        return c != null && c.version() == version ? c.tiles() : null;
+    }
+
+    void cache(String viewId, long version, Map<TileKey, Aggregate> tiles) {
+        cache.put(viewId, new Cached(version, tiles));
+    }
+
+    Connection connection() throws SQLException {
+        Connection c = online.connection();
+        prepare(c);
+        return c;
+    }
+
+    String stateTable() {
+        return OnlineStore.quote(online.schema()) + "._feature_state";
+    }
+
+    String tiles(FeatureViewSpec spec) {
+        return online.qualified(spec.tables() + "_tiles");
+    }
+
+    String latest(FeatureViewSpec spec) {
+        return online.qualified(spec.tables() + "_latest");
+    }
+
+    private void prepare(Connection c) throws SQLException {
+        if (prepared) {
+            return;
+        }
+        synchronized (this) {
+            if (prepared) {
+                return;
+            }
+            boolean auto = c.getAutoCommit();
+            c.setAutoCommit(true);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS " + stateTable() + " (view_id text PRIMARY KEY, "
+                        + "version bigint NOT NULL DEFAULT -1, max_event_time bigint NOT NULL DEFAULT "
+                        + Long.MIN_VALUE + ", watermark bigint NOT NULL DEFAULT " + Long.MIN_VALUE + ", "
+                        + "final_through bigint NOT NULL DEFAULT " + Long.MIN_VALUE + ", "
+                        + "records_read bigint NOT NULL DEFAULT 0, late_dropped bigint NOT NULL DEFAULT 0, "
+                        + "skipped bigint NOT NULL DEFAULT 0, source_committed_at timestamptz, updated_at timestamptz, "
+                        + "state text NOT NULL DEFAULT 'PROVISIONING', state_message text)");
+            } catch (SQLException e) {
+                if (!"23505".equals(e.getSQLState())) { // two processes creating at once
+                    throw e;
+                }
+            } finally {
+                c.setAutoCommit(auto);
+            }
+            prepared = true;
+        }
+    }
+
+    /** Creates the view's tables and its state row (version -1); existing ones are kept. */
+    public void register(FeatureViewSpec spec) {
+        try (Connection c = connection(); Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            s.execute("CREATE TABLE IF NOT EXISTS " + tiles(spec) + " (entity text NOT NULL, feature smallint NOT "
+                    + "NULL, tile_start bigint NOT NULL, agg bytea NOT NULL, PRIMARY KEY (entity, feature, "
+                    + "tile_start))");
+            s.execute("CREATE TABLE IF NOT EXISTS " + latest(spec) + " (entity text NOT NULL, feature smallint NOT "
+                    + "NULL, window_start bigint NOT NULL, window_end bigint NOT NULL, agg bytea NOT NULL, "
+                    + "PRIMARY KEY (entity, feature))");
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + stateTable()
+                    + " (view_id) VALUES (?) ON CONFLICT (view_id) DO NOTHING")) {
+                p.setString(1, spec.id());
+                p.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot register feature view " + spec.name() + " in the online "
+                    + "database: " + e.getMessage(), e);
+        }
+    }
+
+    public void drop(FeatureViewSpec spec) {
+        cache.remove(spec.id());
+        try (Connection c = connection()) {
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement();
+                    PreparedStatement d = c.prepareStatement("DELETE FROM " + stateTable() + " WHERE view_id = ?")) {
+                d.setString(1, spec.id());
+                d.executeUpdate();
+                s.execute("DROP TABLE IF EXISTS " + tiles(spec));
+                s.execute("DROP TABLE IF EXISTS " + latest(spec));
+                c.commit();
+            } catch (SQLException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot drop the online tables of " + spec.name() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    public FeatureState state(String viewId) {
+        try (Connection c = connection()) {
+            c.setAutoCommit(true);
+            return state(c, viewId, false);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the state of feature view " + viewId + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    FeatureState state(Connection c, String viewId, boolean lock) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT version, max_event_time, watermark, final_through, "
+                + "records_read, late_dropped, skipped, source_committed_at, updated_at, state, state_message FROM "
+                + stateTable() + " WHERE view_id = ?" + (lock ? " FOR UPDATE" : ""))) {
+            s.setString(1, viewId);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                return new FeatureState(viewId, rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
+                        rs.getLong(5), rs.getLong(6), rs.getLong(7), instant(rs.getTimestamp(8)),
+                        instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11));
+            }
+        }
+    }
+
+    public void setState(String viewId, String state, String message) {
+        try (Connection c = connection(); PreparedStatement s = c.prepareStatement("UPDATE " + stateTable()
+                + " SET state = ?, state_message = ? WHERE view_id = ?")) {
+            c.setAutoCommit(true);
+            s.setString(1, state);
+            s.setString(2, message);
+            s.setString(3, viewId);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot record the state of feature view " + viewId + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    void saveState(Connection c, FeatureState s) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("UPDATE " + stateTable() + " SET version = ?, "
+                + "max_event_time = ?, watermark = ?, final_through = ?, records_read = ?, late_dropped = ?, "
+                + "skipped = ?, source_committed_at = ?, updated_at = now(), state = ?, state_message = NULL "
+                + "WHERE view_id = ?")) {
+            p.setLong(1, s.version());
+            p.setLong(2, s.maxEventTime());
+            p.setLong(3, s.watermark());
+            p.setLong(4, s.finalThrough());
+            p.setLong(5, s.recordsRead());
+            p.setLong(6, s.lateDropped());
+            p.setLong(7, s.skipped());
+            p.setTimestamp(8, s.sourceCommittedAt() == null ? null : Timestamp.from(s.sourceCommittedAt()));
+            p.setString(9, FeatureState.ONLINE);
+            p.setString(10, s.viewId());
+            p.executeUpdate();
+        }
+    }
+
+    /** Every tile the view keeps (those windows not yet final may still need). */
+    Map<TileKey, Aggregate> loadTiles(Connection c, FeatureViewSpec spec) throws SQLException {
+        Map<TileKey, Aggregate> out = new HashMap<>();
+        try (Statement s = c.createStatement()) {
+            s.setFetchSize(10_000);
+            try (ResultSet rs = s.executeQuery("SELECT entity, feature, tile_start, agg FROM " + tiles(spec))) {
+                while (rs.next()) {
+                    int f = rs.getShort(2);
+                    out.put(new TileKey(rs.getString(1), f, rs.getLong(3)),
+                            Aggregate.fromBytes(spec.features().get(f).function(), rs.getBytes(4)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The tiles of some entities, for a lookup. */
+    Map<TileKey, Aggregate> tilesOf(Connection c, FeatureViewSpec spec, Collection<String> entities)
+            throws SQLException {
+        Map<TileKey, Aggregate> out = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT entity, feature, tile_start, agg FROM " + tiles(spec)
+                + " WHERE entity = ANY (?)")) {
+            Array a = c.createArrayOf("text", entities.toArray());
+            s.setArray(1, a);
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    int f = rs.getShort(2);
+                    if (f < spec.features().size()) {
+                        out.put(new TileKey(rs.getString(1), f, rs.getLong(3)),
+                                Aggregate.fromBytes(spec.features().get(f).function(), rs.getBytes(4)));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The newest final window per entity and feature: {@code entity → feature → window}. */
+    Map<String, Map<Integer, Window>> latestOf(Connection c, FeatureViewSpec spec, Collection<String> entities)
+            throws SQLException {
+        Map<String, Map<Integer, Window>> out = new HashMap<>();
+        try (PreparedStatement s = c.prepareStatement("SELECT entity, feature, window_start, window_end, agg FROM "
+                + latest(spec) + " WHERE entity = ANY (?)")) {
+            s.setArray(1, c.createArrayOf("text", entities.toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    int f = rs.getShort(2);
+                    if (f < spec.features().size()) {
+                        out.computeIfAbsent(rs.getString(1), k -> new HashMap<>()).put(f, new Window(rs.getLong(3),
+                                rs.getLong(4), Aggregate.fromBytes(spec.features().get(f).function(),
+                                        rs.getBytes(5))));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A window of one feature and its aggregate. */
+    record Window(long start, long end, Aggregate aggregate) {}
+
+    void writeTiles(Connection c, FeatureViewSpec spec, Map<TileKey, Aggregate> changed) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, "
+                + "agg) VALUES (?, ?, ?, ?) ON CONFLICT (entity, feature, tile_start) DO UPDATE SET agg = "
+                + "EXCLUDED.agg")) {
+            int n = 0;
+            for (Map.Entry<TileKey, Aggregate> e : changed.entrySet()) {
+                s.setString(1, e.getKey().entity());
+                s.setShort(2, (short) e.getKey().feature());
+                s.setLong(3, e.getKey().start());
+                s.setBytes(4, e.getValue().toBytes());
+                s.addBatch();
+                if (++n % 1000 == 0) {
+                    s.executeBatch();
+                }
+            }
+            s.executeBatch();
+        }
+    }
+
+    /** Drops, per feature, the tiles no window that is not yet final covers. */
+    void expireTiles(Connection c, FeatureViewSpec spec, long watermark) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("DELETE FROM " + tiles(spec) + " WHERE feature = ? AND "
+                + "tile_start <= ?")) {
+            for (int f = 0; f < spec.features().size(); f++) {
+                long d = spec.features().get(f).window().durationMs();
+                if (watermark == Long.MIN_VALUE || watermark - d > watermark) {
+                    continue;
+                }
+                s.setShort(1, (short) f);
+                s.setLong(2, watermark - d);
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+    }
+
+    /** Keeps per entity and feature the window with the greatest end. */
+    void writeLatest(Connection c, FeatureViewSpec spec, Map<TileKey, Window> newest) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + latest(spec) + " AS t (entity, feature, "
+                + "window_start, window_end, agg) VALUES (?, ?, ?, ?, ?) ON CONFLICT (entity, feature) DO UPDATE SET "
+                + "window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, agg = EXCLUDED.agg "
+                + "WHERE EXCLUDED.window_end >= t.window_end")) {
+            int n = 0;
+            for (Map.Entry<TileKey, Window> e : newest.entrySet()) {
+                s.setString(1, e.getKey().entity());
+                s.setShort(2, (short) e.getKey().feature());
+                s.setLong(3, e.getValue().start());
+                s.setLong(4, e.getValue().end());
+                s.setBytes(5, e.getValue().aggregate().toBytes());
+                s.addBatch();
+                if (++n % 1000 == 0) {
+                    s.executeBatch();
+                }
+            }
+            s.executeBatch();
+        }
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,128 @@
+package io.tributary.features;
+
+import io.tributary.delta.DataFile;
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.NoSuchTableException;
+import io.tributary.delta.TableExistsException;
+import io.tributary.delta.Tables;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.avro.LogicalTypes;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * The offline feature table of a view: a Delta table of final windows, one row per entity and window (entity
+ * columns, {@code window_start}, {@code window_end}, one column per feature, null where the feature has another
+ * window). Each append records in the same commit the source version it brings the table up to and the window end
+ * through which it holds every final window ({@value #DOMAIN}), so a round repeated after a crash between this commit
+ * and the online transaction appends nothing twice.
+ */
+public final class OfflineFeatures {
+    public static final String DOMAIN = "tributary.feature.source";
+    private static final Pattern CONFIG = Pattern.compile(
+            "\\{\"source_version\":(-?[0-9]+),\"final_through\":(-?[0-9]+)}");
+
+    private final Tables tables;
+
+    public OfflineFeatures(Tables tables) {
+        this.tables = tables;
+    }
+
+    /** What the table holds: the source version and final-through of its last append; (-1, MIN) before any. */
+    public record Progress(long sourceVersion, long finalThrough) {
+        static final Progress NONE = new Progress(-1, Long.MIN_VALUE);
+    }
+
+    /** Creates the table (an existing one is taken as is: a create that crashed after it). */
+    public void create(FeatureViewSpec spec) {
+        if (tables.exists(spec.offlineLocation())) {
+            return;
+        }
+        try {
+            tables.create(spec.offlineLocation(), schema(spec), Map.of());
+        } catch (TableExistsException e) {
+            // created meanwhile
+        }
+    }
+
+    public void delete(FeatureViewSpec spec) {
+        tables.delete(spec.offlineLocation());
+    }
+
+    DeltaTable open(FeatureViewSpec spec) {
+        try {
+            return tables.open(spec.offlineLocation());
+        } catch (NoSuchTableException e) {
+            create(spec);
+            return tables.open(spec.offlineLocation());
+        }
+    }
+
+    static Progress progress(DeltaTable table) {
+        Optional<String> config = table.domainMetadata(DOMAIN);
+        if (config.isEmpty()) {
+            return Progress.NONE;
+        }
+        Matcher m = CONFIG.matcher(config.get());
+        if (!m.matches()) {
+            throw new IllegalStateException("the offline feature table at " + table.location() + " has an unreadable "
+                    + DOMAIN + " domain: " + config.get());
+        }
+        return new Progress(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
+    }
+
+    /** Appends the rows with the progress in one commit; the table must be at {@code basedOn}. */
+    static void append(DeltaTable table, long basedOn, Schema schema, List<GenericRecord> rows, Progress progress) {
+        List<DataFile> files = new ArrayList<>();
+        if (!rows.isEmpty()) {
+            files.add(table.writeDataFile(rows));
+        }
+        table.commitExclusive(basedOn, files, Map.of(DOMAIN, "{\"source_version\":" + progress.sourceVersion()
+                + ",\"final_through\":" + progress.finalThrough() + "}"));
+    }
+
+    static Schema schema(FeatureViewSpec spec) {
+        SchemaBuilder.FieldAssembler<Schema> fields = SchemaBuilder.record("tributary_feature_row").fields();
+        for (int i = 0; i < spec.entityNames().size(); i++) {
+            Schema t = spec.entityTypes().get(i).equals("string") ? Schema.create(Schema.Type.STRING)
+                    : Schema.create(Schema.Type.LONG);
+            fields = fields.name(spec.entityNames().get(i)).type(t).noDefault();
+        }
+        Schema micros = LogicalTypes.timestampMicros().addToSchema(Schema.create(Schema.Type.LONG));
+        fields = fields.name("window_start").type(micros).noDefault();
+        fields = fields.name("window_end").type(micros).noDefault();
+        for (Feature f : spec.features()) {
+            Schema.Type t = switch (f.outputType()) {
+                case "bigint" -> Schema.Type.LONG;
+                case "double" -> Schema.Type.DOUBLE;
+                default -> Schema.Type.STRING;
+            };
+            fields = fields.name(f.name()).type(Schema.createUnion(Schema.create(Schema.Type.NULL),
+                    Schema.create(t))).withDefault(null);
+        }
+        return fields.endRecord();
+    }
+
+    /** One offline row: the entity's values as the record held them, the window, each feature's value or null. */
+    static GenericRecord row(Schema schema, FeatureViewSpec spec, List<Object> entity, long start, long end,
+            Object[] values) {
+        GenericRecord r = new GenericData.Record(schema);
+        for (int i = 0; i < entity.size(); i++) {
+            Object v = entity.get(i);
+            r.put(spec.entityNames().get(i), v instanceof Number n ? (Object) n.longValue() : v);
+        }
+        r.put("window_start", start * 1000);
+        r.put("window_end", end * 1000);
+        for (int f = 0; f < values.length; f++) {
+            r.put(spec.features().get(f).name(), values[f]);
+        }
+        return r;
+    }
+}

@@ -1,0 +1,368 @@
+package io.tributary.registry.features;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.smallrye.mutiny.Uni;
+import io.tributary.delta.TableChanges;
+import io.tributary.delta.TableSnapshot;
+import io.tributary.delta.Tables;
+import io.tributary.features.EntityKeys;
+import io.tributary.features.FeatureDefinitionException;
+import io.tributary.features.FeatureLookup;
+import io.tributary.features.FeatureState;
+import io.tributary.features.FeatureViewCompiler;
+import io.tributary.features.FeatureViewSpec;
+import io.tributary.features.OfflineFeatures;
+import io.tributary.registry.online.SyncedTableStore;
+import io.tributary.registry.request.ApiException;
+import io.tributary.registry.request.Names;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.service.Blocking;
+import io.tributary.registry.view.JsonBody;
+import io.tributary.security.AccessPolicy;
+import io.tributary.security.Principal;
+import io.tributary.security.Privilege;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Feature views (SPEC "Feature views"): create, get, list, delete and lookup. Access follows the source table's
+ * grants, as for synced tables: SELECT on it to create, read and look up; MANAGE on it (or owning the view) to delete.
+ */
+@ApplicationScoped
+public class FeatureViewService {
+    static final int MAX_LOOKUP_KEYS = 1000;
+
+    @Inject
+    FeatureViewStore registry;
+    @Inject
+    SyncedTableStore sources;
+    @Inject
+    FeatureViews views;
+    @Inject
+    Tables tables;
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record StatusView(String state, String message, Long consumedSourceVersion, Long sourceVersion,
+            Long lagVersions, Long lagMs, String watermark, String maxEventTime, Long recordsRead,
+            Long lateRecordsDropped, Long recordsSkipped, String lastUpdate) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record FeatureView(String name, String id, String sourceTableName, List<String> entityColumns,
+            List<String> entityNames, String timestampColumn, String allowedLateness, Object features,
+            String offlineTableLocation, String owner, String createdAt, StatusView materializationStatus) {}
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FeatureViewList(List<FeatureView> featureViews) {}
+
+    public Uni<FeatureView> create(Principal caller, FeatureViewRequests.Create request) {
+        List<String> parts = Names.threePart("name", request.name());
+        String fullName = String.join(".", parts);
+        FeatureViewRequests.Source source = request.source();
+        if (source == null || (source.streamName() == null) == (source.tableName() == null)) {
+            throw ApiException.invalid("source", "give exactly one of {\"stream_name\": \"catalog.schema.stream\"} "
+                    + "and {\"table_name\": \"catalog.schema.table\"}");
+        }
+        return Blocking.call(() -> {
+            String sourceTable;
+            String streamId = null;
+            if (source.streamName() != null) {
+                String stream = String.join(".", Names.threePart("source.stream_name", source.streamName()));
+                String[] found = registry.stream(stream).orElseThrow(() -> ApiException.notFound(
+                        "source.stream_name: stream '" + stream + "' does not exist"));
+                streamId = found[0];
+                sourceTable = found[1];
+            } else {
+                sourceTable = String.join(".", Names.threePart("source.table_name", source.tableName()));
+            }
+            SyncedTableStore.Source src = sources.source(sourceTable);
+            List<String> sp = Names.threePart("source", sourceTable);
+            String location = src.registeredLocation() != null ? src.registeredLocation()
+                    : tables.defaultLocation(sp.get(0), sp.get(1), sp.get(2));
+            if (!tables.exists(location)) {
+                throw ApiException.notFound("source.table_name: table '" + sourceTable + "' does not exist (no Delta "
+                        + "table at " + location + ")");
+            }
+            AccessPolicy.require(caller, src.owner(), sources.privileges(sourceTable, caller.name()), Privilege.SELECT,
+                    "table", sourceTable);
+            if (registry.find(fullName).isPresent()) {
+                throw ApiException.exists("name: feature view '" + fullName + "' already exists");
+            }
+            String offline = tables.defaultLocation(parts.get(0), parts.get(1), parts.get(2));
+            if (registry.tableAt(offline) || tables.exists(offline)) {
+                throw ApiException.exists("name: the offline feature table of '" + fullName + "' would be at "
+                        + offline + ", where a table already is; choose another name");
+            }
+            String id = UUID.randomUUID().toString();
+            String online = "fv_" + id.replace("-", "").substring(0, 24);
+            try (TableChanges changes = tables.changesSince(location, -1)) {
+                FeatureViewSpec spec = compile(id, fullName, location, offline, online, request, changes);
+                FeatureViewRow row = new FeatureViewRow(fullName, id, sourceTable, location, streamId, offline,
+                        online, RegistryJson.write(request), caller.name(),
+                        Instant.now().truncatedTo(ChronoUnit.MILLIS));
+                if (!registry.insert(row)) {
+                    throw ApiException.exists("name: feature view '" + fullName + "' already exists");
+                }
+                views.store().register(spec);
+                new OfflineFeatures(tables).create(spec);
+                views.submitFirst(row);
+                return view(row);
+            }
+        });
+    }
+
+    private static FeatureViewSpec compile(String id, String name, String location, String offline, String online,
+            FeatureViewRequests.Create request, TableChanges changes) {
+        if (changes.unsupportedIncrementally().isPresent()) {
+            throw ApiException.invalid("source", changes.unsupportedIncrementally().get());
+        }
+        try {
+            return FeatureViewCompiler.compile(id, name, location, offline, online, request.definition(),
+                    changes.columns());
+        } catch (FeatureDefinitionException e) {
+            throw ApiException.invalid(e.field(), e.getMessage());
+        }
+    }
+
+    public Uni<FeatureView> get(Principal caller, String nameParam) {
+        String fullName = String.join(".", Names.threePart("name", nameParam));
+        return Blocking.call(() -> view(readable(caller, fullName)));
+    }
+
+    public Uni<FeatureViewList> list(Principal caller, String catalog, String schema) {
+        String prefix = "";
+        if (catalog != null) {
+            prefix = Names.onePart("catalog_name", catalog) + ".";
+            if (schema != null) {
+                prefix += Names.onePart("schema_name", schema) + ".";
+            }
+        } else if (schema != null) {
+            throw ApiException.invalid("schema_name", "needs catalog_name too");
+        }
+        String p = prefix;
+        return Blocking.call(() -> {
+            List<FeatureView> out = new ArrayList<>();
+            for (FeatureViewRow row : registry.list(p)) {
+                SyncedTableStore.Source src = sources.source(row.sourceTableName());
+                if (AccessPolicy.allows(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
+                        Privilege.SELECT)) {
+                    out.add(view(row));
+                }
+            }
+            return new FeatureViewList(out);
+        });
+    }
+
+    public Uni<Map<String, Object>> delete(Principal caller, String nameParam) {
+        String fullName = String.join(".", Names.threePart("name", nameParam));
+        return Blocking.call(() -> {
+            FeatureViewRow row = readable(caller, fullName);
+            if (!caller.name().equals(row.owner())) {
+                SyncedTableStore.Source src = sources.source(row.sourceTableName());
+                AccessPolicy.require(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
+                        Privilege.MANAGE, "table", row.sourceTableName());
+            }
+            // The registry row first, so no round starts; dropping the state row waits for one in flight (its lock).
+            registry.delete(fullName);
+            FeatureViewSpec spec = specOrNull(row);
+            if (spec != null) {
+                views.store().drop(spec);
+            }
+            tables.delete(row.offlineLocation());
+            views.forget(row.id());
+            lookups.keySet().removeIf(k -> k.endsWith("\n" + fullName));
+            return Map.of();
+        });
+    }
+
+    public Uni<JsonBody> lookup(Principal caller, String nameParam, FeatureViewRequests.Lookup request) {
+        String fullName = String.join(".", Names.threePart("name", nameParam));
+        List<Map<String, Object>> keys = request.keys();
+        if (keys == null || keys.isEmpty() || keys.size() > MAX_LOOKUP_KEYS) {
+            throw ApiException.invalid("keys", "send 1 to " + MAX_LOOKUP_KEYS + " keys, got "
+                    + (keys == null ? 0 : keys.size()));
+        }
+        return Blocking.call(() -> {
+            FeatureViewRow row = cachedReadable(caller, fullName);
+            FeatureViewSpec spec = spec(row);
+            List<FeatureLookup.Key> parsed = new ArrayList<>(keys.size());
+            List<List<Object>> entityValues = new ArrayList<>(keys.size());
+            for (int i = 0; i < keys.size(); i++) {
+                List<Object> values = new ArrayList<>();
+                parsed.add(key(i, keys.get(i), spec, values));
+                entityValues.add(values);
+            }
+            List<Map<String, Object>> found = views.lookup().lookup(spec, parsed, Instant.now());
+            List<Object> out = new ArrayList<>(found.size());
+            for (int i = 0; i < found.size(); i++) {
+                Map<String, Object> features = found.get(i);
+                if (features == null) {
+                    out.add(null);
+                    continue;
+                }
+                Map<String, Object> r = new LinkedHashMap<>();
+                for (int e = 0; e < spec.entityNames().size(); e++) {
+                    r.put(spec.entityNames().get(e), entityValues.get(i).get(e));
+                }
+                if (parsed.get(i).asOf() != null) {
+                    r.put("as_of", parsed.get(i).asOf().toString());
+                }
+                features.forEach((k, v) -> r.put(k, v instanceof Double d && (d.isNaN() || d.isInfinite()) ? null
+                        : v));
+                out.add(r);
+            }
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("results", out);
+            return new JsonBody(RegistryJson.MAPPER.writeValueAsBytes(body));
+        });
+    }
+
+    private static FeatureLookup.Key key(int index, Map<String, Object> key, FeatureViewSpec spec,
+            List<Object> values) {
+        String field = "keys[" + index + "]";
+        if (key == null) {
+            throw ApiException.invalid(field, "must be an object of the entity columns " + spec.entityNames()
+                    + " and optionally as_of");
+        }
+        for (String name : key.keySet()) {
+            if (!name.equals("as_of") && !spec.entityNames().contains(name)) {
+                throw ApiException.invalid(field + "." + Names.shorten(name), "is not an entity column; the entity "
+                        + "columns are " + spec.entityNames() + " (and as_of, an RFC 3339 time)");
+            }
+        }
+        for (int i = 0; i < spec.entityNames().size(); i++) {
+            String name = spec.entityNames().get(i);
+            Object v = key.get(name);
+            if (v == null) {
+                throw ApiException.invalid(field + "." + name, "is required (the entity columns are "
+                        + spec.entityNames() + ")");
+            }
+            boolean string = spec.entityTypes().get(i).equals("string");
+            if (string ? !(v instanceof String) : !(v instanceof Integer || v instanceof Long
+                    || v instanceof java.math.BigInteger)) {
+                throw ApiException.invalid(field + "." + name, "must be " + (string ? "a string" : "an integer")
+                        + " (the column is " + spec.entityTypes().get(i) + ")");
+            }
+            values.add(v);
+        }
+        Instant asOf = null;
+        Object t = key.get("as_of");
+        if (t != null) {
+            if (!(t instanceof String s)) {
+                throw ApiException.invalid(field + ".as_of", "must be an RFC 3339 time such as "
+                        + "2026-12-01T10:00:00Z");
+            }
+            try {
+                asOf = OffsetDateTime.parse(s).toInstant();
+            } catch (DateTimeParseException e) {
+                throw ApiException.invalid(field + ".as_of", "must be an RFC 3339 time such as "
+                        + "2026-12-01T10:00:00Z, got '" + Names.shorten(s) + "'");
+            }
+        }
+        return new FeatureLookup.Key(EntityKeys.of(values), asOf);
+    }
+
+    // ---- access and views
+
+    private FeatureViewRow readable(Principal caller, String fullName) {
+        FeatureViewRow row = registry.find(fullName).orElseThrow(() -> ApiException.notFound("feature view '"
+                + fullName + "' does not exist"));
+        SyncedTableStore.Source src = sources.source(row.sourceTableName());
+        AccessPolicy.require(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
+                Privilege.SELECT, "table", row.sourceTableName());
+        return row;
+    }
+
+    /** How long a lookup reuses a view's row and a caller's access to it (as synced tables' lookups: SPEC §9.1). */
+    static final long LOOKUP_CACHE_NANOS = 2_000_000_000L;
+
+    private record Cached(FeatureViewRow row, long until) {}
+
+    private final Map<String, Cached> lookups = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #readable}, remembered per caller and view for 2 s: a lookup then costs no registry query. */
+    private FeatureViewRow cachedReadable(Principal caller, String fullName) {
+        String key = caller.name() + "\n" + caller.admin() + "\n" + fullName;
+        Cached c = lookups.get(key);
+        if (c != null && System.nanoTime() - c.until() < 0) {
+            return c.row();
+        }
+        FeatureViewRow row = readable(caller, fullName);
+        if (lookups.size() > 10_000) {
+            lookups.clear();
+        }
+        lookups.put(key, new Cached(row, System.nanoTime() + LOOKUP_CACHE_NANOS));
+        return row;
+    }
+
+    private FeatureViewSpec spec(FeatureViewRow row) {
+        try {
+            return views.spec(row);
+        } catch (FeatureDefinitionException e) {
+            throw ApiException.invalid(e.field(), "the source no longer fits the feature view: " + e.getMessage());
+        }
+    }
+
+    private FeatureViewSpec specOrNull(FeatureViewRow row) {
+        try {
+            return views.spec(row);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private FeatureView view(FeatureViewRow row) {
+        FeatureViewRequests.Create d = RegistryJson.read(row.definition(), FeatureViewRequests.Create.class);
+        FeatureState st = views.store().state(row.id());
+        StatusView status;
+        if (st == null) {
+            status = new StatusView(FeatureState.PROVISIONING, null, null, null, null, null, null, null, null, null,
+                    null, null);
+        } else {
+            String state = st.state();
+            String message = st.message();
+            String stopped = views.stoppedBecause(row);
+            if (stopped != null) {
+                state = FeatureState.STOPPED;
+                message = stopped;
+            }
+            Long sourceVersion = null;
+            Long lagMs = null;
+            if (stopped == null) {
+                TableSnapshot.Status s = tables.open(row.sourceLocation()).status();
+                sourceVersion = s.version();
+                if (st.sourceCommittedAt() != null && s.lastCommitAt().isPresent()) {
+                    lagMs = Math.max(0, s.lastCommitAt().get().toEpochMilli() - st.sourceCommittedAt().toEpochMilli());
+                } else if (st.version() < 0) {
+                    lagMs = null;
+                }
+            }
+            status = new StatusView(state, message, st.version() < 0 ? null : st.version(), sourceVersion,
+                    sourceVersion == null ? null : Math.max(0, sourceVersion - st.version()),
+                    st.version() < 0 ? null : lagMs, time(st.watermark()), time(st.maxEventTime()), st.recordsRead(),
+                    st.lateDropped(), st.skipped(), st.updatedAt() == null ? null : st.updatedAt().toString());
+        }
+        List<String> names = d.entityColumns() == null ? List.of()
+                : d.entityColumns().stream().map(c -> c.replace('.', '_')).toList();
+        String ts = d.timestampColumn() == null ? FeatureViewCompiler.DEFAULT_TIMESTAMP : d.timestampColumn();
+        return new FeatureView(row.fullName(), row.id(), row.sourceTableName(), d.entityColumns(), names, ts,
+                d.allowedLateness() == null ? "0s" : d.allowedLateness(), d.features(), row.offlineLocation(),
+                row.owner(), row.createdAt().toString(), status);
+    }
+
+    private static String time(long ms) {
+        return ms == Long.MIN_VALUE ? null : Instant.ofEpochMilli(ms).toString();
+    }
+}

@@ -1,0 +1,181 @@
+package io.tributary.registry.features;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.tributary.delta.TableChanges;
+import io.tributary.delta.Tables;
+import io.tributary.features.FeatureDefinitionException;
+import io.tributary.features.FeatureLookup;
+import io.tributary.features.FeatureState;
+import io.tributary.features.FeatureStore;
+import io.tributary.features.FeatureViewCompiler;
+import io.tributary.features.FeatureViewGoneException;
+import io.tributary.features.FeatureViewSpec;
+import io.tributary.features.MaterializeHooks;
+import io.tributary.features.MaterializeResult;
+import io.tributary.features.Materializer;
+import io.tributary.registry.online.OnlineDatabase;
+import io.tributary.registry.online.SyncedTableStore;
+import io.tributary.registry.request.RegistryJson;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs the materialization of feature views for every runtime (the API's create, the server's adapter after each
+ * source commit and its catch-up) and turns the outcome into the view's state: a deleted source stops it
+ * ({@code STOPPED}), a source it can no longer compute from fails it ({@code FAILED}, with the reason), a success
+ * brings it {@code ONLINE}. A failure never escapes to the caller's pipeline.
+ */
+@ApplicationScoped
+public class FeatureViews {
+    private static final Logger LOG = Logger.getLogger(FeatureViews.class);
+
+    @Inject
+    FeatureViewStore registry;
+    @Inject
+    SyncedTableStore sources;
+    @Inject
+    OnlineDatabase online;
+    @Inject
+    Tables tables;
+
+    private volatile FeatureStore store;
+    private volatile MaterializeHooks hooks = MaterializeHooks.NONE;
+    /** Compiled definitions by view id: the source's column types are read once per process. */
+    private final Map<String, FeatureViewSpec> specs = new ConcurrentHashMap<>();
+    private final ExecutorService background = Executors.newFixedThreadPool(1, r -> {
+        Thread t = new Thread(r, "feature-view-first-round");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public FeatureStore store() {
+        FeatureStore s = store;
+        if (s == null) {
+            synchronized (this) {
+                if (store == null) {
+                    store = new FeatureStore(online.store());
+                }
+                s = store;
+            }
+        }
+        return s;
+    }
+
+    public FeatureLookup lookup() {
+        return new FeatureLookup(store(), tables);
+    }
+
+    /** Tests: stop a round at a chosen point. */
+    public void hooks(MaterializeHooks hooks) {
+        this.hooks = hooks == null ? MaterializeHooks.NONE : hooks;
+    }
+
+    /** The compiled view; {@link FeatureDefinitionException} when the source no longer fits it. */
+    public FeatureViewSpec spec(FeatureViewRow row) {
+        FeatureViewSpec cached = specs.get(row.id());
+        if (cached != null) {
+            return cached;
+        }
+        FeatureViewRequests.Create request = RegistryJson.read(row.definition(), FeatureViewRequests.Create.class);
+        try (TableChanges changes = tables.changesSince(row.sourceLocation(), -1)) {
+            FeatureViewSpec spec = FeatureViewCompiler.compile(row.id(), row.fullName(), row.sourceLocation(),
+                    row.offlineLocation(), row.onlineTables(), request.definition(), changes.columns());
+            specs.put(row.id(), spec);
+            return spec;
+        }
+    }
+
+    void forget(String id) {
+        specs.remove(id);
+    }
+
+    /** One round; the outcome is in the state. Empty when the view is stopped, failed or gone. */
+    public Optional<MaterializeResult> run(FeatureViewRow row) {
+        try {
+            String stopped = stoppedBecause(row);
+            if (stopped != null) {
+                store().setState(row.id(), FeatureState.STOPPED, stopped);
+                return Optional.empty();
+            }
+            MaterializeResult r = new Materializer(tables, store(), hooks).run(spec(row));
+            if (r.toVersion() != r.fromVersion()) {
+                LOG.debugf("materialized %s from version %d to %d: %d records, %d late, %d final windows",
+                        row.fullName(), r.fromVersion(), r.toVersion(), r.records(), r.lateDropped(),
+                        r.finalWindows());
+            }
+            return Optional.of(r);
+        } catch (FeatureViewGoneException e) {
+            return Optional.empty();
+        } catch (FeatureDefinitionException e) {
+            fail(row, "the source no longer fits the definition (" + e.field() + ": " + e.getMessage()
+                    + "); materialization stopped: delete the feature view and create it again");
+            return Optional.empty();
+        } catch (UnsupportedOperationException e) {
+            fail(row, e.getMessage() + "; materialization stopped");
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            fail(row, "the last round failed and is retried at the next commit or catch-up: " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** Every view of a source location; never throws (the caller is an ingestion path). */
+    public void runOf(String sourceLocation) {
+        List<FeatureViewRow> rows;
+        try {
+            rows = registry.ofSource(sourceLocation);
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot list the feature views of %s: %s", sourceLocation, e.getMessage());
+            return;
+        }
+        for (FeatureViewRow row : rows) {
+            run(row);
+        }
+    }
+
+    public int catchUp() {
+        int n = 0;
+        for (FeatureViewRow row : registry.list("")) {
+            run(row);
+            n++;
+        }
+        return n;
+    }
+
+    public void submitFirst(FeatureViewRow row) {
+        background.submit(() -> run(row));
+    }
+
+    public String stoppedBecause(FeatureViewRow row) {
+        if (row.sourceStreamId() != null && !sources.streamExists(row.sourceStreamId())) {
+            return "the source stream of table '" + row.sourceTableName() + "' was deleted; the features computed "
+                    + "so far stay readable, nothing is computed any more: delete this feature view";
+        }
+        if (!tables.exists(row.sourceLocation())) {
+            return "the source table '" + row.sourceTableName() + "' no longer exists at " + row.sourceLocation()
+                    + "; the features computed so far stay readable: delete this feature view";
+        }
+        return null;
+    }
+
+    private void fail(FeatureViewRow row, String message) {
+        LOG.warnf("feature view %s: %s", row.fullName(), message);
+        try {
+            store().setState(row.id(), FeatureState.FAILED, message);
+        } catch (RuntimeException e) {
+            LOG.debugf("recording the failure of %s failed too: %s", row.fullName(), e.getMessage());
+        }
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) {
+        background.shutdownNow();
+    }
+}

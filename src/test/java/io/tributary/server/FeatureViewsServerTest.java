@@ -1,0 +1,501 @@
+package io.tributary.server;
+
+import static io.tributary.testing.Api.ALICE;
+import static io.tributary.testing.Api.as;
+import static io.tributary.testing.Api.unique;
+import static io.tributary.testing.StreamRequests.valid;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.tributary.delta.TableRows;
+import io.tributary.delta.Tables;
+import io.tributary.registry.features.FeatureViews;
+import io.tributary.testing.KafkaTestSupport;
+import io.tributary.testing.StreamRequests;
+import jakarta.inject.Inject;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Feature views on the all-in-one server: a real broker, pipeline, PostgreSQL and Delta tables, driven through the
+ * API, every value compared with a plain computation in this test over the same records.
+ */
+@Tag("quarkus")
+@QuarkusTest
+class FeatureViewsServerTest {
+    static final String STREAMS = "/api/2.0/feature-engineering/streams";
+    static final String VIEWS = "/api/2.0/feature-engineering/feature-views";
+    static final Duration WAIT = Duration.ofSeconds(90);
+    static final long MIN = 60_000;
+    /** A day before the tests run: every window has ended by wall-clock time. */
+    static final long BASE = Instant.parse("2026-11-30T00:00:00Z").toEpochMilli();
+    static final long LATENESS = 10 * MIN;
+
+    @Inject
+    FeatureViews views;
+    @Inject
+    Tables tables;
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @AfterEach
+    void noHooks() {
+        views.hooks(null);
+    }
+
+    /** The features under test: every function, every window kind. */
+    static final List<Ref> FEATURES = List.of(
+            new Ref("tx_count_10m", "count", null, "tumbling", 10 * MIN, 10 * MIN),
+            new Ref("amount_sum_1h", "sum", "value.amount", "sliding", 60 * MIN, 15 * MIN),
+            new Ref("amount_avg_30m", "avg", "value.amount", "rolling", 30 * MIN, 30_000),
+            new Ref("amount_min_30m", "min", "value.amount", "tumbling", 30 * MIN, 30 * MIN),
+            new Ref("amount_max_20m", "max", "value.amount", "sliding", 20 * MIN, 10 * MIN),
+            new Ref("amount_first_1h", "first", "value.amount", "tumbling", 60 * MIN, 60 * MIN),
+            new Ref("amount_last_1h", "last", "value.amount", "tumbling", 60 * MIN, 60 * MIN),
+            new Ref("amount_distinct_1h", "approx_count_distinct", "value.amount", "tumbling", 60 * MIN, 60 * MIN),
+            new Ref("amount_stddev_30m", "stddev", "value.amount", "sliding", 30 * MIN, 10 * MIN),
+            new Ref("tx_count_rolling_15m", "count", null, "rolling", 15 * MIN, 15_000));
+
+    record Ref(String name, String function, String column, String kind, long d, long s) {
+        String json() {
+            String window = switch (kind) {
+                case "tumbling" -> "{\"tumbling\": {\"duration\": \"" + d / MIN + "m\"}}";
+                case "sliding" -> "{\"sliding\": {\"duration\": \"" + d / MIN + "m\", \"slide\": \"" + s / MIN
+                        + "m\"}}";
+                default -> "{\"rolling\": {\"duration\": \"" + d / MIN + "m\"}}";
+            };
+            return "{\"name\": \"" + name + "\", \"function\": \"" + function + "\""
+                    + (column == null ? "" : ", \"column\": \"" + column + "\"") + ", \"window\": " + window + "}";
+        }
+    }
+
+    record Rec(String user, double amount, long ts) {}
+
+    private String stream(KafkaTestSupport topics, String topic) {
+        String connection = unique("kafka");
+        as(ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
+        topics.createTopic(topic, 1);
+        String name = "main." + unique("f") + ".transactions";
+        ObjectNode body = valid(name, connection, topic);
+        StreamRequests.with(body, "schema_config.direct_schemas.payload_schema.json_schema",
+                "{\"type\":\"object\",\"properties\":{\"user_id\":{\"type\":\"string\"},"
+                        + "\"amount\":{\"type\":\"number\"},\"event_time\":{\"type\":\"integer\"}}}");
+        as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(200);
+        return name;
+    }
+
+    private static void send(KafkaTestSupport topics, String topic, Rec r) {
+        String value = "{\"user_id\": \"" + r.user() + "\", \"amount\": " + r.amount() + ", \"event_time\": "
+                + r.ts() + "}";
+        topics.send(topic, 0, null, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String definition(String name, String stream) {
+        StringBuilder f = new StringBuilder();
+        for (Ref r : FEATURES) {
+            f.append(f.length() == 0 ? "" : ", ").append(r.json());
+        }
+        return "{\"name\": \"" + name + "\", \"source\": {\"stream_name\": \"" + stream + "\"}, "
+                + "\"entity_columns\": [\"value.user_id\"], \"timestamp_column\": \"value.event_time\", "
+                + "\"allowed_lateness\": \"10m\", \"features\": [" + f + "]}";
+    }
+
+    private static JsonPath status(String name) {
+        return as(ALICE).get(VIEWS + "/" + name).then().statusCode(200).extract().jsonPath();
+    }
+
+    private static void awaitIngested(String stream, long rows) {
+        await().atMost(WAIT).untilAsserted(() -> assertThat(as(ALICE).get(STREAMS + "/" + stream).then()
+                .statusCode(200).extract().jsonPath().getLong("ingestion_status.rows_ingested")).isEqualTo(rows));
+    }
+
+    private static void awaitCaughtUp(String view, long consumed) {
+        await().atMost(WAIT).untilAsserted(() -> {
+            JsonPath s = status(view);
+            assertThat(s.getString("materialization_status.state")).isEqualTo("ONLINE");
+            assertThat(s.getLong("materialization_status.records_read")
+                    + s.getLong("materialization_status.late_records_dropped")).isEqualTo(consumed);
+            assertThat(s.getLong("materialization_status.lag_versions")).isZero();
+        });
+    }
+
+    @Test
+    void everyFunctionAndWindowEqualsAPlainComputationOfflineOnlineAndPointInTime() throws Exception {
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            String topic = unique("tx");
+            String stream = stream(topics, topic);
+            Random random = new Random(16);
+            List<Rec> produced = new ArrayList<>();
+            // History: in the table before the view exists; taken whole, none of it late.
+            for (int i = 0; i < 150; i++) {
+                produced.add(record(random, i));
+            }
+            for (Rec r : produced) {
+                send(topics, topic, r);
+            }
+            topics.flush();
+            awaitIngested(stream, produced.size());
+            String view = stream.replace(".transactions", ".user_features");
+            as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200)
+                    .body("name", org.hamcrest.Matchers.equalTo(view));
+            awaitCaughtUp(view, produced.size());
+            Reference ref = new Reference(LATENESS);
+            ref.history(produced);
+
+            // Live records in several commits: some late within the lateness (kept), some beyond it (dropped). The
+            // first round after the view's first one crashes after its offline commit, before its online one.
+            AtomicInteger crashes = new AtomicInteger();
+            views.hooks(spec -> {
+                if (crashes.getAndIncrement() == 0) {
+                    throw new IllegalStateException("killed after the offline commit");
+                }
+            });
+            List<Rec> live = new ArrayList<>();
+            for (int chunk = 0; chunk < 4; chunk++) {
+                for (int i = 0; i < 40; i++) {
+                    int n = 150 + chunk * 40 + i;
+                    Rec r = record(random, n);
+                    if (i == 10) {
+                        r = new Rec("u1", 7.25, ref.maxEvent() - 5 * MIN - 13_000 + chunk); // within the lateness
+                    } else if (i == 20) {
+                        r = new Rec("u2", 99.5, ref.maxEvent() - 40 * MIN + chunk); // beyond it: dropped
+                    }
+                    live.add(r);
+                    ref.live(r);
+                    send(topics, topic, r);
+                }
+                topics.flush();
+                awaitIngested(stream, produced.size() + live.size());
+                if (chunk == 0) {
+                    await().atMost(WAIT).until(() -> crashes.get() >= 1);
+                }
+            }
+            assertThat(ref.late).isGreaterThanOrEqualTo(4);
+            awaitCaughtUp(view, produced.size() + live.size());
+            assertThat(crashes.get()).isGreaterThanOrEqualTo(2);
+            JsonPath s = status(view);
+            assertThat(s.getLong("materialization_status.late_records_dropped")).isEqualTo(ref.late);
+            assertThat(Instant.parse(s.getString("materialization_status.watermark")).toEpochMilli())
+                    .isEqualTo(ref.watermark());
+
+            // Offline: exactly the final windows, each once, every value equal.
+            String offline = s.getString("offline_table_location");
+            Map<String, Map<String, Object>> expected = ref.finalRows();
+            Map<String, Map<String, Object>> actual = new TreeMap<>();
+            try (TableRows rows = tables.read(offline)) {
+                while (rows.hasNext()) {
+                    Map<String, Object> row = rows.next();
+                    String key = row.get("value_user_id") + "|" + ((Instant) row.get("window_start")).toEpochMilli()
+                            + "|" + ((Instant) row.get("window_end")).toEpochMilli();
+                    assertThat(actual).as("window %s written once", key).doesNotContainKey(key);
+                    Map<String, Object> values = new TreeMap<>();
+                    for (Ref f : FEATURES) {
+                        values.put(f.name(), row.get(f.name()));
+                    }
+                    actual.put(key, values);
+                }
+            }
+            assertThat(expected).hasSizeGreaterThan(1_000);
+            assertThat(actual.keySet()).isEqualTo(expected.keySet());
+            for (String key : expected.keySet()) {
+                for (Ref f : FEATURES) {
+                    assertEqual(key + " " + f.name(), actual.get(key).get(f.name()), expected.get(key).get(f.name()));
+                }
+            }
+
+            // Online as of now: every window has ended, so each feature is its newest window (final or not); the
+            // rolling ones cover the last minutes, which hold nothing.
+            List<String> users = List.of("u0", "u1", "u2", "u3", "u4", "nobody");
+            StringBuilder keys = new StringBuilder();
+            for (String u : users) {
+                keys.append(keys.length() == 0 ? "" : ", ").append("{\"value_user_id\": \"").append(u).append("\"}");
+            }
+            List<Map<String, Object>> now = as(ALICE).body("{\"keys\": [" + keys + "]}")
+                    .post(VIEWS + "/" + view + "/lookup").then().statusCode(200).extract().body().asString()
+                    .transform(FeatureViewsServerTest::results);
+            assertThat(now).hasSize(users.size());
+            assertThat(now.get(users.size() - 1)).isNull();
+            for (int u = 0; u < users.size() - 1; u++) {
+                assertThat(now.get(u)).containsEntry("value_user_id", users.get(u));
+                for (Ref f : FEATURES) {
+                    Object want = f.kind().equals("rolling") ? null : ref.newest(users.get(u), f, Long.MAX_VALUE,
+                            Long.MAX_VALUE);
+                    assertEqual(users.get(u) + " now " + f.name(), now.get(u).get(f.name()), want);
+                }
+            }
+
+            // Point in time: the features as the final windows had them at t, never from a record at or after t.
+            List<String> pit = new ArrayList<>();
+            List<long[]> asked = new ArrayList<>();
+            for (long t = BASE - 30 * MIN; t <= ref.maxEvent() + 20 * MIN; t += 7 * MIN + 1_234) {
+                for (int u = 0; u < 5; u += 2) {
+                    pit.add("{\"value_user_id\": \"u" + u + "\", \"as_of\": \"" + Instant.ofEpochMilli(t) + "\"}");
+                    asked.add(new long[] {u, t});
+                }
+            }
+            for (int from = 0; from < pit.size(); from += 500) {
+                List<String> part = pit.subList(from, Math.min(pit.size(), from + 500));
+                List<Map<String, Object>> got = as(ALICE).body("{\"keys\": [" + String.join(", ", part) + "]}")
+                        .post(VIEWS + "/" + view + "/lookup").then().statusCode(200).extract().body().asString()
+                        .transform(FeatureViewsServerTest::results);
+                for (int i = 0; i < part.size(); i++) {
+                    long[] a = asked.get(from + i);
+                    String user = "u" + a[0];
+                    Map<String, Object> row = got.get(i);
+                    Map<String, Object> want = new HashMap<>();
+                    boolean any = false;
+                    for (Ref f : FEATURES) {
+                        Object v = ref.pointInTime(user, f, a[1]);
+                        any |= ref.hasWindow(user, f, a[1]);
+                        want.put(f.name(), v);
+                    }
+                    if (!any) {
+                        assertThat(row).as("%s as of %s", user, Instant.ofEpochMilli(a[1])).isNull();
+                        continue;
+                    }
+                    assertThat(row).as("%s as of %s", user, Instant.ofEpochMilli(a[1])).isNotNull();
+                    for (Ref f : FEATURES) {
+                        assertEqual(user + " as of " + Instant.ofEpochMilli(a[1]) + " " + f.name(), row.get(f.name()),
+                                want.get(f.name()));
+                    }
+                }
+            }
+
+            // Deleting the view drops its online state and its offline table.
+            as(ALICE).delete(VIEWS + "/" + view).then().statusCode(200);
+            as(ALICE).get(VIEWS + "/" + view).then().statusCode(404);
+            assertThat(tables.exists(offline)).isFalse();
+        }
+    }
+
+    /** Doubles as doubles (RestAssured's default reads them as floats). */
+    private static List<Map<String, Object>> results(String body) {
+        return new JsonPath(body).using(new io.restassured.path.json.config.JsonPathConfig(
+                io.restassured.path.json.config.JsonPathConfig.NumberReturnType.DOUBLE)).getList("results");
+    }
+
+    private static Rec record(Random random, int i) {
+        long ts = BASE + i * 20_000L + random.nextInt(60_000) - 30_000;
+        return new Rec("u" + random.nextInt(5), random.nextInt(200) * 0.25, ts);
+    }
+
+    private static void assertEqual(String what, Object actual, Object expected) {
+        if (expected == null) {
+            assertThat(actual).as(what).isNull();
+        } else if (expected instanceof Double d) {
+            assertThat(actual).as(what).isNotNull();
+            assertThat(((Number) actual).doubleValue()).as(what).isCloseTo(d,
+                    org.assertj.core.data.Offset.offset(1e-9 * Math.max(1, Math.abs(d))));
+        } else {
+            assertThat(actual).as(what).isNotNull();
+            assertThat(((Number) actual).longValue()).as(what).isEqualTo(((Number) expected).longValue());
+        }
+    }
+
+    /**
+     * The plain computation: records kept by the watermark rule (the history whole; then a record older than the
+     * greatest event time before it minus the lateness dropped), each window's values as a list, each function computed
+     * from the list. The server advances the watermark per source commit; these records are generated so that no
+     * record falls between the two rules (the late ones are 40 minutes behind, the others within a minute of order).
+     */
+    static final class Reference {
+        final long lateness;
+        final List<Rec> kept = new ArrayList<>();
+        long max = Long.MIN_VALUE;
+        long watermark = Long.MIN_VALUE;
+        int late;
+
+        Reference(long lateness) {
+            this.lateness = lateness;
+        }
+
+        void history(List<Rec> records) {
+            kept.addAll(records);
+            for (Rec r : records) {
+                max = Math.max(max, r.ts());
+            }
+            watermark = max - lateness;
+        }
+
+        void live(Rec r) {
+            if (r.ts() < watermark) {
+                late++;
+                return;
+            }
+            kept.add(r);
+            max = Math.max(max, r.ts());
+            watermark = Math.max(watermark, max - lateness);
+        }
+
+        long maxEvent() {
+            return max;
+        }
+
+        long watermark() {
+            return watermark;
+        }
+
+        /** Window start → records of the user in it, for one feature. */
+        Map<Long, List<Rec>> windows(String user, Ref f) {
+            Map<Long, List<Rec>> out = new TreeMap<>();
+            for (Rec r : kept) {
+                if (!r.user().equals(user)) {
+                    continue;
+                }
+                for (long start = Math.floorDiv(r.ts(), f.s()) * f.s(); start > r.ts() - f.d(); start -= f.s()) {
+                    out.computeIfAbsent(start, k -> new ArrayList<>()).add(r);
+                }
+            }
+            return out;
+        }
+
+        static Object value(Ref f, List<Rec> in) {
+            switch (f.function()) {
+                case "count":
+                    return (long) in.size();
+                case "sum":
+                    return in.stream().mapToDouble(Rec::amount).sum();
+                case "avg":
+                    return in.stream().mapToDouble(Rec::amount).average().getAsDouble();
+                case "min":
+                    return in.stream().mapToDouble(Rec::amount).min().getAsDouble();
+                case "max":
+                    return in.stream().mapToDouble(Rec::amount).max().getAsDouble();
+                case "first": {
+                    Rec best = null;
+                    for (Rec r : in) {
+                        if (best == null || r.ts() < best.ts() || (r.ts() == best.ts() && r.amount() < best.amount())) {
+                            best = r;
+                        }
+                    }
+                    return best.amount();
+                }
+                case "last": {
+                    Rec best = null;
+                    for (Rec r : in) {
+                        if (best == null || r.ts() > best.ts() || (r.ts() == best.ts() && r.amount() > best.amount())) {
+                            best = r;
+                        }
+                    }
+                    return best.amount();
+                }
+                case "approx_count_distinct": {
+                    Set<Double> distinct = new HashSet<>();
+                    in.forEach(r -> distinct.add(r.amount()));
+                    return (long) distinct.size();
+                }
+                case "stddev": {
+                    if (in.size() < 2) {
+                        return null;
+                    }
+                    double mean = in.stream().mapToDouble(Rec::amount).average().getAsDouble();
+                    double ss = in.stream().mapToDouble(r -> (r.amount() - mean) * (r.amount() - mean)).sum();
+                    return Math.sqrt(ss / (in.size() - 1));
+                }
+                default:
+                    throw new IllegalArgumentException(f.function());
+            }
+        }
+
+        /** user|start|end → feature → value, for every window the watermark has passed. */
+        Map<String, Map<String, Object>> finalRows() {
+            Map<String, Map<String, Object>> out = new TreeMap<>();
+            for (String user : List.of("u0", "u1", "u2", "u3", "u4")) {
+                for (Ref f : FEATURES) {
+                    for (Map.Entry<Long, List<Rec>> w : windows(user, f).entrySet()) {
+                        long end = w.getKey() + f.d();
+                        if (end <= watermark) {
+                            out.computeIfAbsent(user + "|" + w.getKey() + "|" + end, k -> {
+                                Map<String, Object> m = new LinkedHashMap<>();
+                                FEATURES.forEach(g -> m.put(g.name(), null));
+                                return m;
+                            }).put(f.name(), value(f, w.getValue()));
+                        }
+                    }
+                }
+            }
+            return out;
+        }
+
+        /** The newest window ended at or before t and at or before {@code through}. */
+        Object newest(String user, Ref f, long t, long through) {
+            Object best = null;
+            for (Map.Entry<Long, List<Rec>> w : windows(user, f).entrySet()) {
+                long end = w.getKey() + f.d();
+                if (end <= t && end <= through) {
+                    best = value(f, w.getValue()); // ascending starts: the last one kept is the newest
+                }
+            }
+            return best;
+        }
+
+        Object pointInTime(String user, Ref f, long t) {
+            if (f.kind().equals("rolling")) {
+                long end = Math.floorDiv(t, f.s()) * f.s();
+                List<Rec> in = windows(user, f).get(end - f.d());
+                return in == null || end > watermark ? null : value(f, in);
+            }
+            return newest(user, f, t, watermark);
+        }
+
+        boolean hasWindow(String user, Ref f, long t) {
+            if (f.kind().equals("rolling")) {
+                long end = Math.floorDiv(t, f.s()) * f.s();
+                return end <= watermark && windows(user, f).containsKey(end - f.d());
+            }
+            for (Long start : windows(user, f).keySet()) {
+                long end = start + f.d();
+                if (end <= t && end <= watermark) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    @Test
+    void badDefinitionsAre400sNamingTheField() throws Exception {
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            String stream = stream(topics, unique("tx"));
+            String name = stream.replace(".transactions", ".bad");
+            String good = definition(name, stream);
+            Map<String, String> cases = new LinkedHashMap<>();
+            cases.put(good.replace("\"value.user_id\"", "\"value.nope\""), "entity_columns[0]");
+            cases.put(good.replace("\"value.event_time\"", "\"value.user_id\""), "timestamp_column");
+            cases.put(good.replace("\"10m\"", "\"ten minutes\""), "allowed_lateness");
+            cases.put(good.replace("\"function\": \"sum\"", "\"function\": \"median\""), "features[1].function");
+            cases.put(good.replace("\"function\": \"sum\", \"column\": \"value.amount\"",
+                    "\"function\": \"sum\", \"column\": \"value.user_id\""), "features[1].column");
+            cases.put(good.replace("\"slide\": \"15m\"", "\"slide\": \"2h\""), "features[1].window.sliding.slide");
+            cases.put(good.replace("{\"tumbling\": {\"duration\": \"10m\"}}", "{}"), "features[0].window");
+            cases.put(good.replace("\"name\": \"tx_count_10m\"", "\"name\": \"amount_sum_1h\""), "features[1].name");
+            cases.put(good.replace("\"stream_name\": \"" + stream + "\"", "\"stream_name\": \"" + stream + "x\""),
+                    "source.stream_name");
+            for (Map.Entry<String, String> c : cases.entrySet()) {
+                as(ALICE).body(c.getKey()).post(VIEWS).then().statusCode(org.hamcrest.Matchers.oneOf(400, 404))
+                        .body("message", containsString(c.getValue()));
+            }
+            as(ALICE).get(VIEWS + "/" + name).then().statusCode(404);
+        }
+    }
+}
