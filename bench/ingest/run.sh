@@ -14,7 +14,9 @@ WORK="$(mktemp -d /tmp/tributary-bench.XXXXXX)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 BOOTSTRAP="127.0.0.1:${PORT}"
 
-./mvnw -o -q test-compile dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test
+# The s3proxy jar the S3 tests copy is not needed here (and may be missing from an offline repository).
+./mvnw -o -q test-compile -DskipTests
+./mvnw -o -q dependency:build-classpath -Dmdep.outputFile="$WORK/cp.txt" -Dmdep.includeScope=test
 CP="target/classes:target/test-classes:$(cat "$WORK/cp.txt")"
 JAVA_OPTS=(--add-opens=java.base/java.nio=ALL-UNNAMED --add-opens=java.base/sun.nio.ch=ALL-UNNAMED
   -Djava.util.logging.manager=org.jboss.logmanager.LogManager
