@@ -165,9 +165,11 @@ public final class IngestBench {
 
     static void run(String bootstrap, String topic, int records, Path warehouse, String format) throws Exception {
         SchemaSource valueSchema = valueSchema(format);
+        long plainCpu = processCpuNanos();
         double plain = plainConsumer(bootstrap, topic, records);
-        System.out.printf("plain KafkaConsumer: %,d records in %.2f s = %,.0f records/s%n", records,
-                records / plain, plain);
+        plainCpu = processCpuNanos() - plainCpu;
+        System.out.printf("plain KafkaConsumer: %,d records in %.2f s = %,.0f records/s, %.2f µs CPU per record%n",
+                records, records / plain, plain, plainCpu / 1e3 / records);
 
         Tables tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
         resetPeakHeap();
@@ -200,6 +202,7 @@ public final class IngestBench {
                 Map.of("bootstrap.servers", bootstrap));
         StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, catchUp, settings);
         long started = System.nanoTime();
+        long cpuStarted = processCpuNanos();
         pipeline.start();
         long lastPrint = started;
         while (pipeline.status().rowsIngested() < records) {
@@ -211,6 +214,7 @@ public final class IngestBench {
             }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
+        long cpu = processCpuNanos() - cpuStarted;
         pipeline.stop();
         double ingest = records / seconds;
         System.out.printf("tributary catch-up (poll, decode %s, write Parquet, commit; %s path): %,d records in %.2f s = "
@@ -221,6 +225,9 @@ public final class IngestBench {
                 Runtime.getRuntime().availableProcessors());
         System.out.printf("peak heap during catch-up: %d MB (max heap %d MB)%n", peakHeap() >> 20,
                 Runtime.getRuntime().maxMemory() >> 20);
+        // On a shared machine wall-clock rates swing with the neighbours; CPU time per record much less so.
+        System.out.printf("CPU per record: tributary %.2f µs, plain consumer %.2f µs, ratio %.2f%n",
+                cpu / 1e3 / records, plainCpu / 1e3 / records, (double) plainCpu / cpu);
 
         String fenceRounds = System.getenv("BENCH_FENCE");
         if (fenceRounds != null) {
@@ -312,6 +319,12 @@ public final class IngestBench {
             System.out.printf("freshness at 5,000 records/s, trigger %d ms (produce to committed, %d sampled records):%s,"
                     + " max=%.0f ms%n", settings.triggerInterval().toMillis(), count, out, max);
         }
+    }
+
+    /** CPU time of every thread of this JVM (the ingest threads, the consumer's, GC and JIT). */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static volatile long peakHeap;
