@@ -115,6 +115,12 @@ final class KernelDeltaTable implements DeltaTable {
         return tables.dataFiles().write(path, first.getSchema(), schema, all, dictionaries);
     }
 
+    @Override
+    public DataFile writeRows(RowSource rows) {
+        StructType schema = checkedRowSchemas.computeIfAbsent(rows.rowSchema(), this::checkRowSchema);
+        return tables.dataFiles().write(path, schema, rows, dictionaries);
+    }
+
     private StructType checkRowSchema(Schema rowSchema) {
         StructType rowType = SchemaMapping.toDelta(rowSchema);
         StructType tableType = tables.latest(path).getSchema();

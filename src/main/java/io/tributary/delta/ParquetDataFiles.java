@@ -33,12 +33,19 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 final class ParquetDataFiles {
 
     /** Rows should not straddle row groups for files of a micro-batch; 128 MB matches Delta's default target. */
-    private static final long ROW_GROUP_BYTES = 128L * 1024 * 1024;
+    static final long ROW_GROUP_BYTES = 128L * 1024 * 1024;
 
     private final Storage storage;
+    private final DirectParquetFiles direct;
 
     ParquetDataFiles(Storage storage) {
         this.storage = storage;
+        this.direct = new DirectParquetFiles(storage);
+    }
+
+    /** Rows that write themselves, without row objects ({@link DirectParquetFiles}); the same file for readers. */
+    DataFile write(String tableRoot, StructType deltaSchema, RowSource rows, DictionaryChoices dictionaries) {
+        return direct.write(tableRoot, deltaSchema, rows, dictionaries);
     }
 
     DataFile write(String tableRoot, Schema rowSchema, StructType deltaSchema, Iterable<GenericRecord> rows) {

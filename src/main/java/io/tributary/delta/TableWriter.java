@@ -18,6 +18,12 @@ public interface TableWriter extends TableSnapshot {
     DataFile writeDataFile(Iterable<GenericRecord> rows);
 
     /**
+     * The same file as {@link #writeDataFile(Iterable)} for the same rows, written by rows that emit their own fields
+     * (no row object per record; statistics from the Parquet footer). The ingestion hot path.
+     */
+    DataFile writeRows(RowSource rows);
+
+    /**
      * Deletes data files this writer wrote with {@link #writeDataFile} and will not commit. Best effort: a file left
      * behind is an orphan no snapshot references. Works when the table itself is gone.
      */

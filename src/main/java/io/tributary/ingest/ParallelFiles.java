@@ -42,6 +42,19 @@ final class ParallelFiles {
     }
 
     /**
+     * Whether data files are written by the rows themselves ({@link io.tributary.delta.RowSource}: no row object per
+     * record, statistics from the Parquet footer) rather than as Avro rows through parquet-avro. The system property
+     * {@code tributary.ingest.direct-write=false} turns it off, for comparisons; the files are the same.
+     */
+    static boolean directWrite() {
+        return !"false".equals(System.getProperty("tributary.ingest.direct-write"));
+    }
+
+    private static DataFile writeOne(TableWriter table, Rows part) {
+        return directWrite() ? table.writeRows(part) : table.writeDataFile(part);
+    }
+
+    /**
      * One data file per part, in the parts' order. Returns only when every write has ended, so the parts' decoders
      * are free again; the first failure is thrown then.
      */
@@ -49,7 +62,7 @@ final class ParallelFiles {
         if (parts.size() == 1 || HELPERS == null) {
             List<DataFile> files = new ArrayList<>(parts.size());
             for (Rows part : parts) {
-                files.add(table.writeDataFile(part));
+                files.add(writeOne(table, part));
             }
             return files;
         }
@@ -69,7 +82,7 @@ final class ParallelFiles {
                     return;
                 }
                 try {
-                    files[index] = table.writeDataFile(parts.get(index));
+                    files[index] = writeOne(table, parts.get(index));
                 } catch (Throwable t) {
                     failures[index] = t;
                 } finally {

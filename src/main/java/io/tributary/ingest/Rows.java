@@ -1,6 +1,8 @@
 package io.tributary.ingest;
 
 import io.tributary.delta.PartitionKey;
+import io.tributary.delta.RowFields;
+import io.tributary.delta.RowSource;
 import io.tributary.schema.DecodeException;
 import io.tributary.schema.Decoder;
 import io.tributary.schema.AvroNullables;
@@ -22,7 +24,7 @@ import org.apache.avro.util.Utf8;
  * memory (once as bytes, once as rows). Each iteration decodes afresh and recounts decode failures, so the counts match
  * the file that was written last.
  */
-final class Rows implements Iterable<GenericRecord> {
+final class Rows implements Iterable<GenericRecord>, RowSource {
 
     static final List<String> COLUMNS = List.of(
             "key", "value", "stream_record_timestamp", "record_source", "kafka_topic", "kafka_partition",
@@ -36,7 +38,8 @@ final class Rows implements Iterable<GenericRecord> {
     /** A decode error is kept to this many characters: it explains, the raw bytes beside it are the evidence. */
     static final int MAX_ERROR_CHARS = 1000;
 
-    private static final Utf8 STREAM = new Utf8("stream");
+    private static final String STREAM_NAME = "stream";
+    private static final Utf8 STREAM = new Utf8(STREAM_NAME);
 
     private final Schema rowSchema;
     private final Decoder keyDecoder;
@@ -58,6 +61,16 @@ final class Rows implements Iterable<GenericRecord> {
         Schema.Field rescued = rowSchema.getField(StreamSchema.RESCUED_DATA);
         this.rescuedSchema = rescued == null ? null : AvroNullables.nonNull(rescued.schema());
     }
+
+    // The direct path (RowSource): the position and the decoded sides of the readied row.
+    private Iterator<List<SourceRecord>> cursorLists;
+    private List<SourceRecord> cursorList = List.of();
+    private int cursorIndex;
+    private String cursorTopic;
+    private SourceRecord current;
+    private Object currentKey;
+    private Object currentValue;
+    private GenericRecord currentRescued;
 
     /** Decode failures (key and value counted apart) of the last complete iteration. */
     long decodeFailures() {
@@ -100,6 +113,65 @@ final class Rows implements Iterable<GenericRecord> {
                 return row(list.get(index++), topic);
             }
         };
+    }
+
+    @Override
+    public Schema rowSchema() {
+        return rowSchema;
+    }
+
+    @Override
+    public void rewind() {
+        decodeFailures = 0;
+        failuresByPartition = new HashMap<>();
+        cursorLists = lists.iterator();
+        cursorList = List.of();
+        cursorIndex = 0;
+    }
+
+    /** Decodes both sides (and the rescue value) before anything of the row is written. */
+    @Override
+    public boolean next() {
+        while (cursorIndex >= cursorList.size()) {
+            if (!cursorLists.hasNext()) {
+                return false;
+            }
+            cursorList = cursorLists.next();
+            cursorIndex = 0;
+            cursorTopic = cursorList.isEmpty() ? null : cursorList.get(0).topic();
+        }
+        SourceRecord r = cursorList.get(cursorIndex++);
+        current = r;
+        long failuresBefore = decodeFailures;
+        currentKey = decode(keyDecoder, r.key());
+        String keyError = decodeFailures > failuresBefore ? lastError : null;
+        long afterKey = decodeFailures;
+        currentValue = decode(valueDecoder, r.value());
+        String valueError = decodeFailures > afterKey ? lastError : null;
+        currentRescued = null;
+        if (decodeFailures > failuresBefore) {
+            failuresByPartition.merge(new PartitionKey(r.topic(), r.partition()), decodeFailures - failuresBefore,
+                    Long::sum);
+            if (rescuedSchema != null) {
+                currentRescued = rescued(rescuedSchema, r.key(), r.value(), keyError, valueError);
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void emit(RowFields row) {
+        SourceRecord r = current;
+        row.value(0, currentKey);
+        row.value(1, currentValue);
+        row.longValue(2, r.timestampMs() * 1000L);
+        row.repeatedString(3, STREAM_NAME);
+        row.repeatedString(4, cursorTopic);
+        row.intValue(5, r.partition());
+        row.longValue(6, r.offset());
+        if (rescuedSchema != null) {
+            row.value(7, currentRescued);
+        }
     }
 
     private GenericRecord row(SourceRecord r, Utf8 topic) {

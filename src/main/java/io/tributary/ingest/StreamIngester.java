@@ -325,12 +325,13 @@ public final class StreamIngester {
             hook.afterCommit();
             tablePositions.committed(known, ranges);
             LogContext.tableVersion(version);
+            long bytes = pending.bytes();
             LOG.infof("stream %s: committed %d records (%d bytes, %d partitions, %d decode failures) as table version "
-                    + "%d in %d ms", LogContext.stream(), pending.size, pending.bytes(), ranges.size(), decodeFailures,
+                    + "%d in %d ms", LogContext.stream(), pending.size, bytes, ranges.size(), decodeFailures,
                     version, commitNanos / 1_000_000);
             List<IngestionStatus.LostOffsets> losses = lost.isEmpty() ? List.of() : lostOffsets(lost.keySet());
             losses.forEach(l -> LOG.warnf("%s", l.message()));
-            return Optional.of(new CommitResult(version, Instant.now(), pending.size, pending.bytes(),
+            return Optional.of(new CommitResult(version, Instant.now(), pending.size, bytes,
                     decodeFailures, commitNanos, tablePositions.nexts(), pending.partitions.values(), List.of(),
                     Set.of(), losses));
         }

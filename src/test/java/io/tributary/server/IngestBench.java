@@ -60,9 +60,79 @@ public final class IngestBench {
                 System.out.println("broker ready at " + kafka.bootstrapServers());
                 Thread.currentThread().join();
             }
-            case "fill" -> fill(args[1], args[2], Integer.parseInt(args[3]));
-            case "run" -> run(args[1], args[2], Integer.parseInt(args[3]), Path.of(args[4]));
+            case "fill" -> fill(args[1], args[2], Integer.parseInt(args[3]), args.length > 4 ? args[4] : "json");
+            case "run" -> run(args[1], args[2], Integer.parseInt(args[3]), Path.of(args[4]),
+                    args.length > 5 ? args[5] : "json");
             default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    /** The bench record's shape for Avro and Protobuf: the JSON record's fields, {@code note} included. */
+    static final String AVRO_SCHEMA = "{\"type\":\"record\",\"name\":\"Payment\",\"fields\":["
+            + "{\"name\":\"id\",\"type\":\"long\"},{\"name\":\"user\",\"type\":\"string\"},"
+            + "{\"name\":\"amount\",\"type\":\"double\"},{\"name\":\"currency\",\"type\":\"string\"},"
+            + "{\"name\":\"country\",\"type\":\"string\"},{\"name\":\"ok\",\"type\":\"boolean\"},"
+            + "{\"name\":\"note\",\"type\":\"string\"}]}";
+    static final String PROTO_SCHEMA = "syntax = \"proto3\";\nmessage Payment {\n  int64 id = 1;\n  string user = 2;\n"
+            + "  double amount = 3;\n  string currency = 4;\n  string country = 5;\n  bool ok = 6;\n  string note = 7;\n}\n";
+    private static final org.apache.avro.Schema AVRO = new org.apache.avro.Schema.Parser().parse(AVRO_SCHEMA);
+
+    /** The payload formats {@code BENCH_FORMATS} chooses from: json (the default), avro, protobuf, wide (~1 KB JSON). */
+    static SchemaSource valueSchema(String format) {
+        return switch (format) {
+            case "json" -> new SchemaSource.JsonSchema(JSON_SCHEMA);
+            case "avro" -> new SchemaSource.Avro(AVRO_SCHEMA);
+            case "protobuf" -> new SchemaSource.Protobuf(PROTO_SCHEMA, "Payment");
+            case "wide" -> new SchemaSource.JsonSchema(WideRecords.JSON_SCHEMA);
+            default -> throw new IllegalArgumentException("unknown bench format " + format);
+        };
+    }
+
+    static byte[] record(String format, long i, Random random) {
+        return switch (format) {
+            case "json" -> record(i, random);
+            case "avro" -> avroRecord(i, random);
+            case "protobuf" -> protoRecord(i, random);
+            case "wide" -> WideRecords.record(i, random);
+            default -> throw new IllegalArgumentException("unknown bench format " + format);
+        };
+    }
+
+    static byte[] avroRecord(long i, Random random) {
+        org.apache.avro.generic.GenericData.Record r = new org.apache.avro.generic.GenericData.Record(AVRO);
+        r.put("id", i);
+        r.put("user", "user-" + (100000 + random.nextInt(900000)));
+        r.put("amount", random.nextInt(1000000) / 100.0);
+        r.put("currency", "EUR");
+        r.put("country", "DE");
+        r.put("ok", true);
+        r.put("note", "padding-" + Long.toHexString(random.nextLong()));
+        try {
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(96);
+            org.apache.avro.io.BinaryEncoder e = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
+            new org.apache.avro.generic.GenericDatumWriter<org.apache.avro.generic.GenericRecord>(AVRO).write(r, e);
+            e.flush();
+            return out.toByteArray();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static byte[] protoRecord(long i, Random random) {
+        try {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(96);
+            com.google.protobuf.CodedOutputStream o = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+            o.writeInt64(1, i);
+            o.writeString(2, "user-" + (100000 + random.nextInt(900000)));
+            o.writeDouble(3, random.nextInt(1000000) / 100.0);
+            o.writeString(4, "EUR");
+            o.writeString(5, "DE");
+            o.writeBool(6, true);
+            o.writeString(7, "padding-" + Long.toHexString(random.nextLong()));
+            o.flush();
+            return bytes.toByteArray();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -73,7 +143,7 @@ public final class IngestBench {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    static void fill(String bootstrap, String topic, int records) throws Exception {
+    static void fill(String bootstrap, String topic, int records, String format) throws Exception {
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
             topics.createTopic(topic, 6);
         }
@@ -83,20 +153,23 @@ public final class IngestBench {
                 "linger.ms", "20", "batch.size", "262144", "acks", "1"), new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             for (int i = 0; i < records; i++) {
-                byte[] v = record(i, random);
+                byte[] v = record(format, i, random);
                 bytes += v.length;
                 producer.send(new ProducerRecord<>(topic, i % 6, null, v));
             }
             producer.flush();
         }
-        System.out.printf("filled %s with %d records, %.0f bytes each on average%n", topic, records,
+        System.out.printf("filled %s with %d %s records, %.0f bytes each on average%n", topic, records, format,
                 (double) bytes / records);
     }
 
-    static void run(String bootstrap, String topic, int records, Path warehouse) throws Exception {
+    static void run(String bootstrap, String topic, int records, Path warehouse, String format) throws Exception {
+        SchemaSource valueSchema = valueSchema(format);
+        long plainCpu = processCpuNanos();
         double plain = plainConsumer(bootstrap, topic, records);
-        System.out.printf("plain KafkaConsumer: %,d records in %.2f s = %,.0f records/s%n", records,
-                records / plain, plain);
+        plainCpu = processCpuNanos() - plainCpu;
+        System.out.printf("plain KafkaConsumer: %,d records in %.2f s = %,.0f records/s, %.2f µs CPU per record%n",
+                records, records / plain, plain, plainCpu / 1e3 / records);
 
         Tables tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
         resetPeakHeap();
@@ -111,7 +184,7 @@ public final class IngestBench {
         if (System.getenv("BENCH_COLD") == null) {
             int warmRecords = Math.min(records, 300_000);
             PipelineSpec warm = KafkaStreamFixture.create(tables, "warm_up", new Subscription.Topics(List.of(topic)),
-                    new SchemaSource.Plain(), new SchemaSource.JsonSchema(JSON_SCHEMA), fromStart,
+                    new SchemaSource.Plain(), valueSchema, fromStart,
                     Map.of("bootstrap.servers", bootstrap));
             StreamPipeline warmPipeline = KafkaStreamFixture.pipeline(tables, warm, settings);
             long warmStarted = System.nanoTime();
@@ -125,10 +198,11 @@ public final class IngestBench {
             resetPeakHeap();
         }
         PipelineSpec catchUp = KafkaStreamFixture.create(tables, "catch_up", new Subscription.Topics(List.of(topic)),
-                new SchemaSource.Plain(), new SchemaSource.JsonSchema(JSON_SCHEMA), fromStart,
+                new SchemaSource.Plain(), valueSchema, fromStart,
                 Map.of("bootstrap.servers", bootstrap));
         StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, catchUp, settings);
         long started = System.nanoTime();
+        long cpuStarted = processCpuNanos();
         pipeline.start();
         long lastPrint = started;
         while (pipeline.status().rowsIngested() < records) {
@@ -140,15 +214,20 @@ public final class IngestBench {
             }
         }
         double seconds = (System.nanoTime() - started) / 1e9;
+        long cpu = processCpuNanos() - cpuStarted;
         pipeline.stop();
         double ingest = records / seconds;
-        System.out.printf("tributary catch-up (poll, decode JSON, write Parquet, commit): %,d records in %.2f s = "
-                + "%,.0f records/s%n", records, seconds, ingest);
+        System.out.printf("tributary catch-up (poll, decode %s, write Parquet, commit; %s path): %,d records in %.2f s = "
+                + "%,.0f records/s%n", format, "false".equals(System.getProperty("tributary.ingest.direct-write"))
+                ? "parquet-avro" : "direct", records, seconds, ingest);
         System.out.printf("ratio tributary / plain consumer: %.2f (machine load average %.1f on %d cores)%n",
                 ingest / plain, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
                 Runtime.getRuntime().availableProcessors());
         System.out.printf("peak heap during catch-up: %d MB (max heap %d MB)%n", peakHeap() >> 20,
                 Runtime.getRuntime().maxMemory() >> 20);
+        // On a shared machine wall-clock rates swing with the neighbours; CPU time per record much less so.
+        System.out.printf("CPU per record: tributary %.2f µs, plain consumer %.2f µs, ratio %.2f%n",
+                cpu / 1e3 / records, plainCpu / 1e3 / records, (double) plainCpu / cpu);
 
         String fenceRounds = System.getenv("BENCH_FENCE");
         if (fenceRounds != null) {
@@ -159,7 +238,12 @@ public final class IngestBench {
             RescueBench.run(bootstrap, topic, records, tables, settings, fromStart, Integer.parseInt(rescueRounds));
         }
         if (System.getenv("BENCH_NO_FRESHNESS") == null) {
-            freshness(bootstrap, tables, settings);
+            // BENCH_TRIGGERS: the trigger intervals (ms) to measure freshness at, each on a fresh topic and stream.
+            for (String trigger : System.getenv().getOrDefault("BENCH_TRIGGERS", "1000").split(",")) {
+                PipelineSettings at = new PipelineSettings(Duration.ofMillis(Long.parseLong(trigger.trim())),
+                        settings.maxBatchRecords(), settings.maxBatchBytes(), settings.topicRefresh());
+                freshness(bootstrap, tables, at);
+            }
         }
     }
 
@@ -195,11 +279,11 @@ public final class IngestBench {
 
     /** 5,000 records/s for 30 s into a fresh topic; freshness is Kafka timestamp to the commit that made it readable. */
     static void freshness(String bootstrap, Tables tables, PipelineSettings settings) throws Exception {
-        String topic = "fresh";
+        String topic = "fresh_" + settings.triggerInterval().toMillis();
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
             topics.createTopic(topic, 6);
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            PipelineSpec spec = KafkaStreamFixture.create(tables, "freshness",
+            PipelineSpec spec = KafkaStreamFixture.create(tables, "freshness_" + settings.triggerInterval().toMillis(),
                     new Subscription.Topics(List.of(topic)), new SchemaSource.Plain(),
                     new SchemaSource.JsonSchema(JSON_SCHEMA), topics.endOffsets(topic),
                     Map.of("bootstrap.servers", bootstrap));
@@ -232,9 +316,15 @@ public final class IngestBench {
             long count = timer.count();
             double max = timer.max(TimeUnit.MILLISECONDS);
             pipeline.stop();
-            System.out.printf("freshness at 5,000 records/s (produce to committed, %d sampled records):%s, max=%.0f ms%n",
-                    count, out, max);
+            System.out.printf("freshness at 5,000 records/s, trigger %d ms (produce to committed, %d sampled records):%s,"
+                    + " max=%.0f ms%n", settings.triggerInterval().toMillis(), count, out, max);
         }
+    }
+
+    /** CPU time of every thread of this JVM (the ingest threads, the consumer's, GC and JIT). */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static volatile long peakHeap;
