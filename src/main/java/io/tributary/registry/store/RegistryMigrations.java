@@ -10,7 +10,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.jboss.logging.Logger;
@@ -19,15 +20,15 @@ import org.jboss.logging.Logger;
  * Brings the registry database to the schema this build carries, first thing at start-up. Flyway's own start-up
  * check (read every script, validate, migrate) loads a few hundred classes and runs on every start, which a Lambda
  * function pays on every cold start although the schema is almost always current. So the newest applied version is
- * read with one query, and Flyway runs only when it is older than {@link #VERSION}: a fresh database, or the first
- * start after an upgrade (Flyway's own lock serialises processes that start together). A database newer than this
- * build (an older function still running beside a newer one) is left alone rather than refused.
+ * read with one query, and Flyway runs only when a version this build carries ({@link #VERSIONS}) is not applied: a
+ * fresh database, or the first start after an upgrade (Flyway's own lock serialises processes that start together).
+ * A database with versions this build does not know (an older function beside a newer one) is left alone.
  */
 @ApplicationScoped
 public class RegistryMigrations {
     private static final Logger LOG = Logger.getLogger(RegistryMigrations.class);
-    /** The newest script under {@code db/migration}; {@code MigrationsTest} fails when one is added without it. */
-    public static final int VERSION = 4;
+    /** The scripts under {@code db/migration}; {@code MigrationsTest} fails when one is added without it here. */
+    public static final Set<Integer> VERSIONS = Set.of(1, 2, 3, 4, 5, 6);
     private static final String UNDEFINED_TABLE = "42P01";
 
     @Inject
@@ -36,24 +37,28 @@ public class RegistryMigrations {
     Instance<Flyway> flyway;
 
     void migrate(@Observes @Priority(0) StartupEvent event) throws SQLException {
-        OptionalInt applied = appliedVersion(dataSource);
-        if (applied.isPresent() && applied.getAsInt() >= VERSION) {
+        Set<Integer> missing = new TreeSet<>(VERSIONS);
+        missing.removeAll(appliedVersions(dataSource));
+        if (missing.isEmpty()) {
             return;
         }
-        LOG.infof("registry database at schema version %s, this build needs %d: migrating",
-                applied.isPresent() ? applied.getAsInt() : "none", VERSION);
+        LOG.infof("registry database lacks schema versions %s of this build: migrating", missing);
         flyway.get().migrate();
     }
 
-    /** The newest version Flyway applied successfully; empty on a database it never migrated. */
-    static OptionalInt appliedVersion(DataSource db) throws SQLException {
+    /** The versions Flyway applied successfully; none on a database it never migrated. */
+    static Set<Integer> appliedVersions(DataSource db) throws SQLException {
+        Set<Integer> applied = new TreeSet<>();
         try (Connection c = db.getConnection(); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT version FROM flyway_schema_history"
-                        + " WHERE success AND version IS NOT NULL ORDER BY installed_rank DESC LIMIT 1")) {
-            return rs.next() ? OptionalInt.of(Integer.parseInt(rs.getString(1))) : OptionalInt.empty();
+                        + " WHERE success AND version IS NOT NULL")) {
+            while (rs.next()) {
+                applied.add(Integer.parseInt(rs.getString(1)));
+            }
+            return applied;
         } catch (SQLException e) {
             if (UNDEFINED_TABLE.equals(e.getSQLState())) {
-                return OptionalInt.empty();
+                return applied;
             }
             throw e;
         }
