@@ -265,6 +265,20 @@ class DirectIngestApiTest {
     }
 
     @Test
+    void aDirectStreamNamesNoKafka() {
+        String body = "{\"name\": \"main." + unique("v") + ".e\", \"source_config\": {\"direct_source_config\": {}, "
+                + "\"kafka_stream_config\": {\"subscription_mode\": {\"subscribe\": \"t\"}}}, \"schema_config\": "
+                + "{\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \"{}\"}}}, \"ingestion_config\": "
+                + "{\"ingestion_destination\": {\"delta_table_name\": \"main.v.e_ingestion\"}}}";
+        as(ALICE).body(body).post(STREAMS).then().statusCode(400).body("message", containsString("source_config"));
+        String mtls = body.replace(", \"kafka_stream_config\": {\"subscription_mode\": {\"subscribe\": \"t\"}}", "")
+                .replace("\"schema_config\"", "\"connection_config\": {\"direct_mtls_config\": "
+                        + "{\"bootstrap_servers\": \"b:9093\"}}, \"schema_config\"");
+        as(ALICE).body(mtls).post(STREAMS).then().statusCode(400)
+                .body("message", containsString("connection_config.direct_mtls_config"));
+    }
+
+    @Test
     void aKafkaStreamTakesNoPushes() {
         String connection = unique("kafka");
         as(ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "

@@ -159,6 +159,10 @@ public final class StreamChecks {
 
     public static Subscription subscription(StreamDefinition.SourceConfig sourceConfig) {
         var source = required(sourceConfig, "source_config");
+        if (source.kafkaStreamConfig() == null && source.directSourceConfig() == null) {
+            throw ApiException.invalid("source_config.kafka_stream_config", "is required; or set "
+                    + "source_config.direct_source_config to {} for a stream whose producers push its records");
+        }
         exactlyOne("source_config", "kafka_stream_config or direct_source_config", source.kafkaStreamConfig(),
                 source.directSourceConfig());
         if (source.directSourceConfig() != null) {
