@@ -57,6 +57,7 @@ public final class PushBench {
             bench.level("main.push_" + run + ".p" + producers, producers, records, batch, true);
         }
         bench.kafka("main.push_" + run + ".kafka", bootstrap, "push_bench_" + run, records);
+        System.exit(0); // the HTTP client's threads would keep the JVM up
     }
 
     void create(String name, String source, String connection) throws Exception {

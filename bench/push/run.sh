@@ -30,8 +30,13 @@ for _ in $(seq 1 180); do
 done
 curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar | paste -sd:)
+set +e
 java -cp "$CP" bench/push/PushBench.java "http://127.0.0.1:$PORT" "$TOKEN" localhost:9092 "$RECORDS" "$BATCH" "$LEVELS"
 rc=$?
+set -e
 echo "load after: $(uptime)"
 echo "server errors logged: $(grep -c ' ERROR ' "$WORK/server.log" || true)"
+kill $SERVER 2>/dev/null || true
+wait $SERVER 2>/dev/null || true
+trap - EXIT
 exit $rc
