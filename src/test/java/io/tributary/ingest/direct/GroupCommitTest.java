@@ -25,7 +25,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,9 +177,5 @@ class GroupCommitTest {
         return MicroBatch.builder().addRun(PartitionKey.producer(producer), List.of(new SourceRecord(producer,
                 PartitionKey.PRODUCER, sequence, 1_700_000_000_000L, null,
                 ("{\"id\":\"" + producer + "/" + sequence + "/0\"}").getBytes(StandardCharsets.UTF_8)))).build();
-    }
-
-    static Set<String> unused() {
-        return Set.of();
     }
 }
