@@ -360,15 +360,22 @@
           card('backfill', bf.state || 'NOT_CONFIGURED', 'stream-backfill')));
       const parts = (st.partitions || []).map(p => [p.topic, String(p.partition), num(p.committed_offset),
         num(p.lag), p.last_commit_at ? age(p.last_commit_at, now) + ' ago' : '—']);
-      const partsBox = el('div', {id: 'partitions'}, parts.length ? table(['topic', 'partition', 'next offset', 'lag', 'last commit'], parts, 'partitions-table')
-        : el('p', {class: 'absent', text: 'No partitions yet.'}));
+      // A direct stream (SPEC §10) has producers, each with its last committed sequence, instead of partitions.
+      const direct = !!(s.source_config && s.source_config.direct_source_config);
+      const producers = (st.producers || []).map(p => [p.producer_id, num(p.committed_sequence),
+        p.last_commit_at ? age(p.last_commit_at, now) + ' ago' : '—']);
+      const partsBox = direct
+        ? el('div', {id: 'partitions'}, producers.length ? table(['producer', 'committed sequence', 'last commit'], producers, 'producers-table')
+          : el('p', {class: 'absent', text: 'No producer has pushed yet.'}))
+        : el('div', {id: 'partitions'}, parts.length ? table(['topic', 'partition', 'next offset', 'lag', 'last commit'], parts, 'partitions-table')
+          : el('p', {class: 'absent', text: 'No partitions yet.'}));
       if (first) {
         first = false;
         const schemas = (s.schema_config && (s.schema_config.direct_schemas || s.schema_config.schema_registry_config)) || {};
         const ing = s.ingestion_config || {};
         const tableName = ing.ingestion_destination && ing.ingestion_destination.delta_table_name;
         body.replaceChildren(
-          el('h2', {text: 'Partitions'}), partsBox,
+          el('h2', {text: direct ? 'Producers' : 'Partitions'}), partsBox,
           el('h2', {text: 'Rows ingested per minute'}), el('div', {id: 'history-slot'}),
           el('h2', {text: 'Schemas'}),
           el('div', {class: 'cols'},

@@ -23,12 +23,17 @@ import java.util.TreeMap;
  */
 final class PositionDomains {
     static final String PREFIX = "tributary.position.";
+    /**
+     * Direct-ingest producers ({@link PartitionKey#producer}): {@code tributary.producer.<id>}, configuration
+     * {@code {"producer":..,"next":N,..}}, {@code next} being the sequence the producer's next batch must carry.
+     */
+    static final String PRODUCER_PREFIX = "tributary.producer.";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private PositionDomains() {}
 
     static String domain(PartitionKey p) {
-        return PREFIX + p.topic() + "." + p.partition();
+        return p.isProducer() ? PRODUCER_PREFIX + p.topic() : PREFIX + p.topic() + "." + p.partition();
     }
 
     /** {@code decodeFailures}: the partition's decode failures since the table was created, this commit's included. */
@@ -44,8 +49,12 @@ final class PositionDomains {
     /** Everything a position records, written under {@code commitId}. */
     static String config(PartitionKey p, String commitId, PartitionPosition position) {
         ObjectNode n = JSON.createObjectNode();
-        n.put("topic", p.topic());
-        n.put("partition", p.partition());
+        if (p.isProducer()) {
+            n.put("producer", p.topic());
+        } else {
+            n.put("topic", p.topic());
+            n.put("partition", p.partition());
+        }
         n.put("next", position.next());
         n.put("commit", commitId);
         if (position.decodeFailures() > 0) {
@@ -119,7 +128,7 @@ final class PositionDomains {
     static Map<PartitionKey, PartitionPosition> details(Snapshot snapshot) {
         Map<PartitionKey, PartitionPosition> out = new TreeMap<>();
         for (Map.Entry<String, String> e : Snapshots.activeDomains(snapshot).entrySet()) {
-            if (!e.getKey().startsWith(PREFIX)) {
+            if (!isPosition(e.getKey())) {
                 continue;
             }
             try {
@@ -135,7 +144,7 @@ final class PositionDomains {
                         ? Optional.of(new PartitionPosition.Loss(l.path("from").asLong(0), l.path("to").asLong(0),
                                 l.path("total").asLong(0), Instant.ofEpochMilli(l.path("at").asLong(0))))
                         : Optional.empty();
-                out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()),
+                out.put(key(n),
                         new PartitionPosition(n.path("next").asLong(0), text(n, "topic_id"),
                                 n.path("refill").asBoolean(false), recreated, n.path("decode_failures").asLong(0),
                                 millis(n, "max_timestamp"), millis(n, "last_commit_at"), lost));
@@ -144,6 +153,16 @@ final class PositionDomains {
             }
         }
         return out;
+    }
+
+    private static boolean isPosition(String domain) {
+        return domain.startsWith(PREFIX) || domain.startsWith(PRODUCER_PREFIX);
+    }
+
+    private static PartitionKey key(JsonNode n) {
+        JsonNode producer = n.get("producer");
+        return producer != null && producer.isTextual() ? PartitionKey.producer(producer.asText())
+                : new PartitionKey(n.get("topic").asText(), n.get("partition").asInt());
     }
 
     private static Optional<Instant> millis(JsonNode n, String field) {
@@ -159,12 +178,12 @@ final class PositionDomains {
     private static Map<PartitionKey, Long> read(Snapshot snapshot, String field) {
         Map<PartitionKey, Long> out = new TreeMap<>();
         for (Map.Entry<String, String> e : Snapshots.activeDomains(snapshot).entrySet()) {
-            if (!e.getKey().startsWith(PREFIX)) {
+            if (!isPosition(e.getKey())) {
                 continue;
             }
             try {
                 JsonNode n = JSON.readTree(e.getValue());
-                out.put(new PartitionKey(n.get("topic").asText(), n.get("partition").asInt()), n.path(field).asLong(0));
+                out.put(key(n), n.path(field).asLong(0));
             } catch (IOException ex) {
                 throw new UncheckedIOException("unreadable position domain " + e.getKey(), ex);
             }

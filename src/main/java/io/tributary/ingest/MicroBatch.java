@@ -68,6 +68,21 @@ public final class MicroBatch {
             return this;
         }
 
+        /**
+         * Adds a run of records of one position without the seek-back rule of {@link #add}: a pushed batch's records
+         * all carry the batch's sequence as their offset ({@code ingest.direct}), and runs are added in sequence order.
+         */
+        public Builder addRun(PartitionKey key, List<SourceRecord> records) {
+            partitions.computeIfAbsent(key, k -> new ArrayList<>()).addAll(records);
+            lastKey = null;
+            lastList = null;
+            size += records.size();
+            for (SourceRecord r : records) {
+                byteSize += r.byteSize();
+            }
+            return this;
+        }
+
         /** Forgets the records of partitions this reader no longer owns; their new owner reads them again. */
         public void removePartitions(Collection<PartitionKey> keys) {
             for (PartitionKey key : keys) {

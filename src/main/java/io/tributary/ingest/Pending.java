@@ -52,7 +52,9 @@ final class Pending {
         for (Map.Entry<PartitionKey, List<SourceRecord>> e : partitions.entrySet()) {
             List<SourceRecord> list = e.getValue();
             Long position = positions.get(e.getKey());
-            long from = position == null ? list.get(0).offset() : position;
+            // A producer's sequences have no gaps to bridge: its range starts at its first batch, so a batch that
+            // does not continue the table's sequence conflicts instead of silently skipping the missing ones.
+            long from = position == null || e.getKey().isProducer() ? list.get(0).offset() : position;
             ranges.put(e.getKey(), new OffsetRange(from, list.get(list.size() - 1).offset() + 1,
                     decodeFailures.getOrDefault(e.getKey(), 0L)));
         }

@@ -192,9 +192,12 @@ final class Rows implements Iterable<GenericRecord>, RowSource {
         }
         row.put(2, r.timestampMs() * 1000L);
         row.put(3, STREAM);
-        row.put(4, topic);
-        row.put(5, r.partition());
-        row.put(6, r.offset());
+        if (r.partition() != PartitionKey.PRODUCER) {
+            // A pushed record has no Kafka coordinates: the kafka_* columns stay NULL (SPEC "Direct ingest").
+            row.put(4, topic);
+            row.put(5, r.partition());
+            row.put(6, r.offset());
+        }
         return row;
     }
 

@@ -257,6 +257,17 @@ public final class StreamIngester {
             if (pending.isEmpty()) {
                 return Optional.empty();
             }
+            Map<String, Long> gaps = producerGaps(pending, known);
+            if (!gaps.isEmpty()) {
+                // Another writer's commit left these producers somewhere their batches do not continue: nothing of
+                // this batch may land, or the table would skip sequences. The files were never committed.
+                List<DataFile> unused = new ArrayList<>(superseded);
+                if (files != null) {
+                    unused.addAll(files);
+                }
+                table.discard(unused);
+                throw new SequenceGapException(gaps);
+            }
             if (files == null) {
                 stage = "decode";
                 evolve(pending, superseded);
@@ -342,6 +353,27 @@ public final class StreamIngester {
         Map<PartitionKey, io.tributary.delta.PartitionPosition> details = new HashMap<>(tablePositions.details());
         details.keySet().retainAll(partitions);
         return IngestionStatus.LostOffsets.of(details);
+    }
+
+    /** Producers whose first pending batch is not the one the table expects next (see {@link Pending#ranges}). */
+    private static Map<String, Long> producerGaps(Pending pending, Map<PartitionKey, Long> known) {
+        Map<String, Long> gaps = new java.util.TreeMap<>();
+        pending.partitions.forEach((p, records) -> {
+            Long next = known.get(p);
+            if (p.isProducer() && next != null && records.get(0).offset() != next) {
+                gaps.put(p.topic(), next);
+            }
+        });
+        return gaps;
+    }
+
+    /**
+     * Reads the table's positions again (another process may have moved them) and returns them; call from the
+     * ingesting thread, between batches.
+     */
+    public Map<PartitionKey, Long> refreshPositions() {
+        tablePositions.refresh(table);
+        return tablePositions.nexts();
     }
 
     /** The newest Kafka timestamp of a partition's records (they are not in timestamp order); -1 when none has one. */

@@ -31,6 +31,9 @@ public final class SubscriptionTopics {
         if (subscription instanceof Subscription.Assign a) {
             return new TreeSet<>(a.partitions().keySet());
         }
+        if (subscription instanceof Subscription.Direct) {
+            return new TreeSet<>();
+        }
         return matching(topicNames.get(), (Subscription.Pattern) subscription);
     }
 

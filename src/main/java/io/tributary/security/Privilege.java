@@ -6,6 +6,8 @@ import java.util.Optional;
 public enum Privilege {
     SELECT("SELECT"),
     MANAGE("MANAGE"),
+    /** Pushing records into a direct stream's ingestion table (SPEC "Direct ingest"). */
+    MODIFY("MODIFY"),
     USE_CONNECTION("USE CONNECTION"),
     READ("READ"),
     WRITE("WRITE");

@@ -111,6 +111,9 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
      * no consumer for the quiet ones.
      */
     void startHere(PipelineSpec spec) {
+        if (spec.subscription() instanceof io.tributary.ingest.Subscription.Direct) {
+            return; // no Kafka to read: its producers push (registry.service.DirectIngest)
+        }
         pipelines.computeIfAbsent(spec.streamId(), id -> {
             PipelineStatus status = new PipelineStatus();
             StreamPipeline pipeline = new StreamPipeline(spec, specs, settings, ingesters, KafkaConsumers::create,

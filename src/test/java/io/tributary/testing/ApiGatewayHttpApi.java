@@ -138,10 +138,14 @@ public final class ApiGatewayHttpApi implements Filter {
         }
 
         byte[] body = body(request.getBody());
+        // API Gateway passes text bodies as they are and anything else (a binary push, SPEC §11) base64-encoded.
+        String type = request.getContentType() == null ? "" : request.getContentType();
+        boolean text = type.isEmpty() || type.contains("json") || type.startsWith("text/")
+                || type.contains("x-www-form-urlencoded");
         if (body != null) {
-            event.put("body", new String(body, StandardCharsets.UTF_8));
+            event.put("body", text ? new String(body, StandardCharsets.UTF_8) : Base64.getEncoder().encodeToString(body));
         }
-        event.put("isBase64Encoded", false);
+        event.put("isBase64Encoded", body != null && !text);
         return event;
     }
 

@@ -22,6 +22,9 @@ public class LambdaPipelines implements PipelineControl {
 
     @Override
     public void start(PipelineSpec spec) {
+        if (spec.subscription() instanceof io.tributary.ingest.Subscription.Direct) {
+            return; // no Kafka, no mappings: its producers push through this function (SPEC "Direct ingest")
+        }
         List<MappingRecords.Mapping> created = mappings.create(spec);
         try {
             records.record(spec.streamId(), created);

@@ -72,14 +72,23 @@ public final class StreamChecks {
         List<String> name = Names.threePart("name", d.name());
         Subscription subscription = subscription(d.sourceConfig());
 
-        var cc = required(d.connectionConfig(), "connection_config");
-        exactlyOne("connection_config", "uc_connection_name or direct_mtls_config", cc.ucConnectionName(),
-                cc.directMtlsConfig());
+        boolean direct = subscription instanceof Subscription.Direct;
+        var cc = direct && d.connectionConfig() == null ? new StreamDefinition.ConnectionConfig(null, null)
+                : required(d.connectionConfig(), "connection_config");
+        if (direct && cc.directMtlsConfig() != null) {
+            throw ApiException.invalid("connection_config.direct_mtls_config", "a stream with direct_source_config "
+                    + "reads no Kafka; leave connection_config out, or name a connection with uc_connection_name for "
+                    + "its schema registry");
+        }
+        if (!direct) {
+            exactlyOne("connection_config", "uc_connection_name or direct_mtls_config", cc.ucConnectionName(),
+                    cc.directMtlsConfig());
+        }
         String connectionName = null;
         StreamDefinition.DirectMtlsConfig mtls = null;
         if (cc.ucConnectionName() != null) {
             connectionName = Names.onePart("connection_config.uc_connection_name", cc.ucConnectionName());
-        } else {
+        } else if (!direct) {
             mtls = cc.directMtlsConfig();
             ConnectionChecks.checkBootstrapServers("connection_config.direct_mtls_config.bootstrap_servers",
                     mtls.bootstrapServers());
@@ -140,7 +149,7 @@ public final class StreamChecks {
         }
 
         StreamDefinition normalized = new StreamDefinition(String.join(".", name), d.sourceConfig(),
-                new StreamDefinition.ConnectionConfig(connectionName, mtls), sc,
+                direct && connectionName == null ? null : new StreamDefinition.ConnectionConfig(connectionName, mtls), sc,
                 new StreamDefinition.IngestionConfig(new StreamDefinition.TableRef(String.join(".", destination)),
                         backfill == null ? null : new StreamDefinition.TableRef(String.join(".", backfill)),
                         ic.deduplicationColumns(), ic.rescueUndecodable()));
@@ -150,6 +159,15 @@ public final class StreamChecks {
 
     public static Subscription subscription(StreamDefinition.SourceConfig sourceConfig) {
         var source = required(sourceConfig, "source_config");
+        if (source.kafkaStreamConfig() == null && source.directSourceConfig() == null) {
+            throw ApiException.invalid("source_config.kafka_stream_config", "is required; or set "
+                    + "source_config.direct_source_config to {} for a stream whose producers push its records");
+        }
+        exactlyOne("source_config", "kafka_stream_config or direct_source_config", source.kafkaStreamConfig(),
+                source.directSourceConfig());
+        if (source.directSourceConfig() != null) {
+            return new Subscription.Direct();
+        }
         var kafka = required(source.kafkaStreamConfig(), "source_config.kafka_stream_config");
         var mode = required(kafka.subscriptionMode(), SUBSCRIPTION);
         exactlyOne(SUBSCRIPTION, "subscribe, subscribe_pattern or assign", mode.subscribe(), mode.subscribePattern(),

@@ -17,7 +17,15 @@ public record StreamDefinition(
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record SourceConfig(KafkaStreamConfig kafkaStreamConfig) {}
+    public record SourceConfig(KafkaStreamConfig kafkaStreamConfig, DirectSourceConfig directSourceConfig) {
+        public SourceConfig(KafkaStreamConfig kafkaStreamConfig) {
+            this(kafkaStreamConfig, null);
+        }
+    }
+
+    /** No Kafka: producers push records over the API (SPEC "Direct ingest"); it has no settings yet. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record DirectSourceConfig() {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)

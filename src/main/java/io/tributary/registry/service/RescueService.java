@@ -32,8 +32,8 @@ import java.util.Map;
 
 /**
  * The rescued records of a stream (SPEC "Rescued records"): listing them needs SELECT or MANAGE on the ingestion
- * table, as reading the table does; a replay rewrites the table's files, so it needs MANAGE (the registry has no
- * MODIFY privilege).
+ * table, as reading the table does; a replay rewrites the table's files, so it needs MANAGE (MODIFY only lets a
+ * producer append, SPEC "Direct ingest").
  */
 @ApplicationScoped
 public class RescueService {

@@ -43,6 +43,10 @@ public class StreamSources {
         if (checked.connectionName() != null) {
             return connection(checked, caller);
         }
+        if (checked.mtls() == null) {
+            // A direct stream without a connection: no Kafka, inline schemas only.
+            return Uni.createFrom().item(new Resolved(Map.of(), checked.key().direct(), checked.value().direct()));
+        }
         var m = checked.mtls().mtlsConfig();
         String base = "connection_config.direct_mtls_config.mtls_config.";
         return secret(caller, m.keystorePasswordRef(), base + "keystore_password_ref").flatMap(keystore ->

@@ -56,7 +56,7 @@ public class GrantStore {
     }
 
     public static List<Privilege> allowedOn(String type) {
-        return GrantRow.TABLE.equals(type) ? List.of(Privilege.SELECT, Privilege.MANAGE)
+        return GrantRow.TABLE.equals(type) ? List.of(Privilege.SELECT, Privilege.MODIFY, Privilege.MANAGE)
                 : List.of(Privilege.USE_CONNECTION, Privilege.MANAGE);
     }
 }

@@ -119,7 +119,12 @@ public final class StreamViews {
                 g.writeNumberField("rescued_records", rescuedRecords);
             }
             g.writeArrayFieldStart("partitions");
+            boolean producers = false;
             for (IngestionStatus.PartitionStatus p : status.partitions()) {
+                if (p.partition() == io.tributary.delta.PartitionKey.PRODUCER) {
+                    producers = true;
+                    continue;
+                }
                 g.writeStartObject();
                 g.writeStringField("topic", p.topic());
                 g.writeNumberField("partition", p.partition());
@@ -136,6 +141,26 @@ public final class StreamViews {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (producers) {
+                // Direct ingest: each producer's last committed sequence, from the table's log (SPEC "Direct ingest").
+                g.writeArrayFieldStart("producers");
+                for (IngestionStatus.PartitionStatus p : status.partitions()) {
+                    if (p.partition() != io.tributary.delta.PartitionKey.PRODUCER) {
+                        continue;
+                    }
+                    g.writeStartObject();
+                    g.writeStringField("producer_id", p.topic());
+                    g.writeNumberField("committed_sequence", p.committedOffset() - 1);
+                    if (p.lastCommitAt() != null) {
+                        g.writeStringField("last_commit_at", time(p.lastCommitAt()));
+                    }
+                    if (p.validThrough() != null) {
+                        g.writeStringField("valid_through", time(p.validThrough()));
+                    }
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             if (!status.topicRecreations().isEmpty()) {
                 g.writeArrayFieldStart("topic_recreations");
                 for (IngestionStatus.TopicRecreation r : status.topicRecreations()) {

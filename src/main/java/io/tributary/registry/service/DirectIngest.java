@@ -1,0 +1,183 @@
+package io.tributary.registry.service;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import io.tributary.config.DirectIngestConfig;
+import io.tributary.delta.NoSuchTableException;
+import io.tributary.delta.Tables;
+import io.tributary.ingest.OpenedIngester;
+import io.tributary.ingest.PipelineControl;
+import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.StreamDeletedException;
+import io.tributary.ingest.Subscription;
+import io.tributary.ingest.direct.GroupCommit;
+import io.tributary.ingest.direct.MalformedPushException;
+import io.tributary.ingest.direct.Push;
+import io.tributary.ingest.direct.PushBodies;
+import io.tributary.ingest.direct.PushOutcome;
+import io.tributary.registry.lock.StreamWriteLocks;
+import io.tributary.registry.request.ApiException;
+import io.tributary.registry.request.ErrorCode;
+import io.tributary.registry.request.Names;
+import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.request.StreamChecks;
+import io.tributary.registry.request.StreamDefinition;
+import io.tributary.registry.view.StreamReads;
+import io.tributary.security.AccessPolicy;
+import io.tributary.security.Principal;
+import io.tributary.security.Privilege;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Direct ingest (SPEC "Direct ingest"): a push is checked (the stream exists, reads no Kafka, the caller holds
+ * MODIFY on its table), read into a {@link Push} and handed to the stream's {@link GroupCommit} in this process,
+ * which answers once the batch is committed. The same in every runtime: the server and the stream-api function.
+ * As a {@link PipelineControl} it learns of deletes, so a deleted stream's committer refuses further pushes (the
+ * write fence already keeps their commits out).
+ */
+@ApplicationScoped
+public class DirectIngest implements PipelineControl {
+    @Inject
+    StreamReads reads;
+    @Inject
+    StreamSources sources;
+    @Inject
+    Tables tables;
+    @Inject
+    StreamWriteLocks writeLocks;
+    @Inject
+    DirectIngestConfig config;
+
+    private record Target(GroupCommit commits, PushBodies bodies, String location) {}
+
+    private final ConcurrentMap<String, Target> targets = new ConcurrentHashMap<>();
+
+    public Uni<Map<String, Object>> push(Principal caller, String nameParam, String contentType, byte[] body) {
+        String fullName = Names.fullName("name", nameParam);
+        long receivedAt = System.currentTimeMillis();
+        Context context = Vertx.currentContext();
+        return reads.one(fullName, caller.name()).flatMap(found -> {
+            if (found == null) {
+                throw ApiException.notFound("stream '" + fullName + "' does not exist");
+            }
+            AccessPolicy.require(caller, found.tableOwner(), found.privileges(), Privilege.MODIFY, "table",
+                    found.stream().tableName);
+            Target known = targets.get(found.stream().id);
+            Uni<Target> target = known != null ? Uni.createFrom().item(known) : open(found);
+            return target.flatMap(t -> Blocking.call(() -> read(t.bodies(), contentType, body, receivedAt))
+                    .flatMap(push -> {
+                        Uni<PushOutcome> outcome = Uni.createFrom().completionStage(t.commits().submit(push));
+                        // The committer thread completes the push: answer on the request's own context.
+                        return (context == null ? outcome : outcome.emitOn(r -> context.runOnContext(v -> r.run())))
+                                .onFailure().call(e -> forgetIfDeleted(found.stream().id, t, e))
+                                .onFailure(e -> !(cause(e) instanceof StreamDeletedException
+                                        || cause(e) instanceof GroupCommit.OverloadedException))
+                                .recoverWithUni(e -> Blocking.call(() -> tables.exists(t.location())).map(exists -> {
+                                    // Gone: the stream is being deleted, and its table was read half-deleted.
+                                    if (!exists) {
+                                        throw new StreamDeletedException(t.location());
+                                    }
+                                    if (cause(e) instanceof NoSuchTableException) {
+                                        // A read raced a concurrent writer's checkpoint; nothing was written.
+                                        throw new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE, "the table could "
+                                                + "not be read just now; nothing of this batch was written: retry "
+                                                + "the same batch");
+                                    }
+                                    throw cause(e) instanceof RuntimeException r ? r : new IllegalStateException(e);
+                                }))
+                                .onFailure().transform(e -> failure(fullName, e))
+                                .map(o -> answer(fullName, push, o));
+                    }));
+        });
+    }
+
+    private Uni<Target> open(StreamReads.One found) {
+        StreamChecks.Checked checked = StreamChecks.check(RegistryJson.read(found.stream().definition,
+                StreamDefinition.class));
+        if (!(checked.subscription() instanceof Subscription.Direct)) {
+            throw ApiException.invalid("name", "stream '" + found.stream().fullName + "' reads Kafka topics; "
+                    + "records are pushed only to streams created with source_config.direct_source_config");
+        }
+        String id = found.stream().id;
+        return Panache.withSession(() -> sources.resolve(checked, null)).map(resolved -> {
+            PipelineSpec spec = new PipelineSpec(id, found.stream().fullName, found.tableLocation(),
+                    checked.subscription(), Map.of(), resolved.key(), resolved.value(), found.stream().createdAt,
+                    checked.rescueUndecodable());
+            GroupCommit.Limits limits = new GroupCommit.Limits(config.groupCommitWait(), config.maxGroupRecords(),
+                    config.maxGroupBytes(), config.maxQueuedBytes());
+            // Opened by the committer on its first round: every commit inside the stream's write fence.
+            GroupCommit commits = new GroupCommit(spec.streamName(),
+                    () -> OpenedIngester.open(tables, spec, writeLocks.forStream(id, spec.tableLocation())), limits);
+            return targets.computeIfAbsent(id, k -> new Target(commits, new PushBodies(resolved.key(),
+                    resolved.value()), spec.tableLocation()));
+        });
+    }
+
+    private static Push read(PushBodies bodies, String contentType, byte[] body, long receivedAt) {
+        try {
+            return bodies.read(contentType, body == null ? new byte[0] : body, receivedAt);
+        } catch (MalformedPushException e) {
+            throw ApiException.invalid(e.field(), e.getMessage().substring(e.field().length() + 2));
+        }
+    }
+
+    private static Map<String, Object> answer(String stream, Push push, PushOutcome outcome) {
+        if (outcome instanceof PushOutcome.Gap gap) {
+            throw new ApiException(ErrorCode.RESOURCE_CONFLICT, "sequence: producer '" + push.producerId()
+                    + "' pushed sequence " + push.sequence() + " to stream '" + stream + "', but its next batch must "
+                    + "carry sequence " + gap.expected() + " (expected_sequence " + gap.expected() + "); nothing "
+                    + "was written: push the missing batches first");
+        }
+        PushOutcome.Committed committed = (PushOutcome.Committed) outcome;
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("producer_id", push.producerId());
+        out.put("committed_sequence", committed.committedSequence());
+        out.put("table_version", committed.tableVersion());
+        return out;
+    }
+
+    /** A deleted stream's committer is dropped, so a stream created again under the name starts afresh. */
+    private Uni<Void> forgetIfDeleted(String id, Target target, Throwable e) {
+        if (cause(e) instanceof StreamDeletedException) {
+            targets.remove(id, target);
+        }
+        return Uni.createFrom().voidItem();
+    }
+
+    private static Throwable cause(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+
+    private static Throwable failure(String stream, Throwable e) {
+        Throwable cause = cause(e);
+        if (cause instanceof StreamDeletedException) {
+            return ApiException.notFound("stream '" + stream + "' was deleted; nothing of this batch was written");
+        }
+        if (cause instanceof GroupCommit.OverloadedException) {
+            return new ApiException(ErrorCode.TEMPORARILY_UNAVAILABLE, cause.getMessage() + "; nothing of this "
+                    + "batch was written: retry the same batch in a few seconds");
+        }
+        return cause;
+    }
+
+    @Override
+    public void start(PipelineSpec spec) {
+        // Nothing runs for a direct stream until its first push.
+    }
+
+    @Override
+    public void stop(String streamId) {
+        Target target = targets.remove(streamId);
+        if (target != null) {
+            target.commits().close(new StreamDeletedException(target.location()));
+        }
+    }
+}
