@@ -166,9 +166,16 @@ final class Rows implements Iterable<GenericRecord>, RowSource {
         row.value(1, currentValue);
         row.longValue(2, r.timestampMs() * 1000L);
         row.repeatedString(3, STREAM_NAME);
-        row.repeatedString(4, cursorTopic);
-        row.intValue(5, r.partition());
-        row.longValue(6, r.offset());
+        if (r.partition() != PartitionKey.PRODUCER) {
+            row.repeatedString(4, cursorTopic);
+            row.intValue(5, r.partition());
+            row.longValue(6, r.offset());
+        } else {
+            // A pushed record has no Kafka coordinates: the kafka_* columns stay NULL (SPEC "Direct ingest").
+            row.value(4, null);
+            row.value(5, null);
+            row.value(6, null);
+        }
         if (rescuedSchema != null) {
             row.value(7, currentRescued);
         }
