@@ -223,9 +223,31 @@ final class LocalStorage implements Storage {
     @Override
     public void deleteRecursively(String dir) throws IOException {
         Path root = toPath(dir);
-        if (!Files.exists(root)) {
-            return;
+        // A writer fenced out by the delete may still be writing a data file here (it removes the file itself once
+        // its commit is refused): a file that appears during the walk leaves its directory not empty, one that
+        // vanishes cannot be visited. Neither may fail the delete, so the walk runs again over what is left.
+        for (int attempt = 1; ; attempt++) {
+            if (!Files.exists(root)) {
+                return;
+            }
+            try {
+                walkDeleting(root);
+                return;
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                if (attempt == 50) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(10); // the writer's own clean-up usually comes within this
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
+    }
+
+    private static void walkDeleting(Path root) throws IOException {
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
@@ -234,7 +256,18 @@ final class LocalStorage implements Storage {
             }
 
             @Override
+            public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
+                if (exc instanceof java.nio.file.NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw exc;
+            }
+
+            @Override
             public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                if (exc != null && !(exc instanceof java.nio.file.NoSuchFileException)) {
+                    throw exc;
+                }
                 Files.deleteIfExists(d);
                 return FileVisitResult.CONTINUE;
             }
