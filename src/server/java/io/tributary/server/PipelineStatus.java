@@ -38,8 +38,9 @@ final class PipelineStatus {
      * {@link StatusRefresh} reads the table.
      */
     private volatile long exactThrough = -1;
-    private volatile long lastReadNanos = Long.MIN_VALUE / 2;
-    private volatile long lastRefreshNanos = Long.MIN_VALUE / 2;
+    /** Never read, never refreshed: far enough back, without the overflow an extreme value would risk. */
+    private volatile long lastReadNanos = System.nanoTime() - 2 * StatusRefresh.READ_WINDOW_NANOS;
+    private volatile long lastRefreshNanos = System.nanoTime() - 2 * StatusRefresh.INTERVAL_NANOS;
     private volatile long rowsIngested;
     private volatile long decodeFailures;
     private volatile Map<PartitionKey, Long> positions = Map.of();
