@@ -22,12 +22,25 @@ public record OpenedIngester(TableSnapshot table, StreamIngester ingester) {
     /**
      * @param guard the stream's write fence (the registry's {@code StreamWriteLocks.forStream}), around every commit
      * @throws io.tributary.delta.NoSuchTableException when the stream's table has no Delta log
+     * @throws StreamDeletedException when the table could not be read because the stream was deleted
      */
     public static OpenedIngester open(Tables tables, PipelineSpec spec, WriteGuard guard) {
         StreamSchema schema = StreamSchema.of(
                 SideSchema.compile(spec.keySchema(), "schema_config.key_schema"),
                 SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"), spec.rescueUndecodable());
-        DeltaTable table = tables.open(spec.tableLocation());
+        DeltaTable table;
+        try {
+            table = tables.open(spec.tableLocation());
+        } catch (RuntimeException e) {
+            // A delete removing the location under the read fails it with whatever the storage says; the guard
+            // (which waits for a delete in flight) tells that from a real fault.
+            if (guard.run(() -> Boolean.TRUE).isEmpty()) {
+                StreamDeletedException gone = new StreamDeletedException(spec.tableLocation());
+                gone.addSuppressed(e);
+                throw gone;
+            }
+            throw e;
+        }
         // The schema-aware constructor evolves the table to new compatible registry versions as messages name them.
         StreamIngester ingester = new StreamIngester(table, schema, guard);
         return new OpenedIngester(table, ingester);

@@ -61,8 +61,13 @@ final class ParallelFiles {
     static List<DataFile> write(TableWriter table, List<Rows> parts) {
         if (parts.size() == 1 || HELPERS == null) {
             List<DataFile> files = new ArrayList<>(parts.size());
-            for (Rows part : parts) {
-                files.add(writeOne(table, part));
+            try {
+                for (Rows part : parts) {
+                    files.add(writeOne(table, part));
+                }
+            } catch (RuntimeException | Error e) {
+                table.discard(files);
+                throw e;
             }
             return files;
         }
@@ -115,6 +120,17 @@ final class ParallelFiles {
             Thread.currentThread().interrupt();
         }
         for (Throwable failure : failures) {
+            if (failure != null) {
+                // Nobody will commit the others: remove them now rather than leave orphans (and, when the failure
+                // was a delete removing the location, files under a deleted table).
+                List<DataFile> written = new ArrayList<>();
+                for (DataFile f : files) {
+                    if (f != null) {
+                        written.add(f);
+                    }
+                }
+                table.discard(written);
+            }
             if (failure instanceof RuntimeException e) {
                 throw e;
             }

@@ -244,12 +244,48 @@ public final class StreamIngester {
      * same commit); {@code refilling}: partitions that stay marked for refill.
      */
     private Optional<CommitResult> write(MicroBatch batch, Map<String, String> ids, Set<PartitionKey> refilling) {
-        Map<PartitionKey, Long> known = tablePositions.nexts();
-        Pending pending = Pending.of(batch.partitions(), known);
-        List<DataFile> files = null;
         // Written by this call and no longer to be committed (their rows landed meanwhile): removed if the stream
         // turns out deleted, since they lie under its location; otherwise orphans for maintenance.
         List<DataFile> superseded = new ArrayList<>();
+        List<DataFile> written = new ArrayList<>();
+        try {
+            return write(batch, ids, refilling, superseded, written);
+        } catch (StreamDeletedException | SequenceGapException | TopicResets.Moved
+                 | java.util.concurrent.CancellationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw deletedMeanwhile(e, written, superseded);
+        }
+    }
+
+    /**
+     * Only commits hold the guard: data files are written, and the log read, while a delete may be removing the
+     * location, which fails them with whatever the storage says (a missing directory, a vanished log file). Asked
+     * after such a failure, the guard (which waits for a delete in flight) tells a deleted stream from a real fault,
+     * so a writer that raced a delete reports the delete and removes what it wrote there.
+     */
+    private RuntimeException deletedMeanwhile(RuntimeException failure, List<DataFile> files,
+            List<DataFile> superseded) {
+        Optional<Boolean> registered;
+        try {
+            registered = guard.run(() -> Boolean.TRUE);
+        } catch (RuntimeException unknown) {
+            failure.addSuppressed(unknown);
+            return failure;
+        }
+        if (registered.isPresent()) {
+            return failure;
+        }
+        StreamDeletedException gone = deleted(files, superseded);
+        gone.addSuppressed(failure);
+        return gone;
+    }
+
+    private Optional<CommitResult> write(MicroBatch batch, Map<String, String> ids, Set<PartitionKey> refilling,
+            List<DataFile> superseded, List<DataFile> written) {
+        Map<PartitionKey, Long> known = tablePositions.nexts();
+        Pending pending = Pending.of(batch.partitions(), known);
+        List<DataFile> files = null;
         long decodeFailures = 0;
         Map<PartitionKey, Long> failuresByPartition = Map.of();
         ExpiredOffsets expired = topicIds == null ? null : new ExpiredOffsets(topicIds);
@@ -274,6 +310,7 @@ public final class StreamIngester {
                 List<Rows> parts = rows.rows(pending);
                 stage = "write";
                 files = ParallelFiles.write(table, parts);
+                written.addAll(files);
                 decodeFailures = 0;
                 Map<PartitionKey, Long> failures = new HashMap<>();
                 for (Rows part : parts) {

@@ -288,4 +288,65 @@ class StreamIngesterTest {
         assertThatThrownBy(() -> ingester.ingest(batch(20, 30, 0))).isInstanceOf(StreamDeletedException.class);
         assertThat(TestFiles.regularFilesUnder(location)).isEmpty();
     }
+
+    /**
+     * A delete removing the location while a batch's data file is written (only commits hold the guard) fails the
+     * write with whatever the storage says; the guard then finds the stream gone, and the batch reports the delete,
+     * not a storage fault. Here the location is replaced by a plain file, so every write below it fails.
+     */
+    @Test
+    void aWriteFailingUnderARunningDeleteReportsTheDelete() throws Exception {
+        AtomicBoolean registered = new AtomicBoolean(true);
+        WriteGuard guard = new WriteGuard() {
+            @Override
+            public <T> Optional<T> run(Supplier<T> write) {
+                return registered.get() ? Optional.of(write.get()) : Optional.empty();
+            }
+        };
+        StreamIngester ingester = new StreamIngester(tables.open(location), schema, guard);
+        assertThat(ingester.ingest(batch(0, 10, 0))).isPresent();
+        tables.delete(location);
+        Path dir = Path.of(location.replaceFirst("^file:", ""));
+        Files.createDirectories(dir.getParent());
+        Files.writeString(dir, "not a directory");
+
+        assertThatThrownBy(() -> ingester.ingest(batch(10, 20, 0))).as("still registered: a real storage fault")
+                .isNotInstanceOf(StreamDeletedException.class).isInstanceOf(RuntimeException.class);
+        registered.set(false);
+        assertThatThrownBy(() -> ingester.ingest(batch(10, 20, 0))).isInstanceOf(StreamDeletedException.class)
+                .satisfies(e -> assertThat(e.getSuppressed()).as("the storage's failure kept").isNotEmpty());
+        assertThatThrownBy(() -> ingester.ingest(batch(20, 30, 0))).isInstanceOf(StreamDeletedException.class);
+    }
+
+    /** One file of a parallel batch failing: the others are removed, not left as files nobody commits. */
+    @Test
+    void aParallelBatchWithAFailedFileLeavesNoneOfItsFiles() {
+        io.tributary.delta.DeltaTable table = tables.open(location);
+        java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger written = new java.util.concurrent.atomic.AtomicInteger();
+        io.tributary.delta.PositionCommits secondFileFails = (io.tributary.delta.PositionCommits)
+                java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                        new Class<?>[] {io.tributary.delta.PositionCommits.class}, (proxy, method, args) -> {
+                            boolean fileWrite = method.getName().startsWith("write");
+                            if (fileWrite && writes.incrementAndGet() == 2) {
+                                throw new java.io.UncheckedIOException(new java.io.IOException("disk gone"));
+                            }
+                            try {
+                                Object out = method.invoke(table, args);
+                                if (fileWrite) {
+                                    written.incrementAndGet();
+                                }
+                                return out;
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                        });
+        StreamIngester ingester = new StreamIngester(secondFileFails, schema);
+        ingester.parallelism(3);
+        long perPartition = StreamIngester.MIN_ROWS_PER_PARALLEL_FILE;
+        assertThatThrownBy(() -> ingester.ingest(batch(0, perPartition, 0, 1, 2))).hasMessageContaining("disk gone");
+        assertThat(written.get()).as("the other files were written").isPositive();
+        assertThat(TestFiles.regularFilesUnder(location).stream().filter(f -> f.toString().endsWith(".parquet")))
+                .as("and removed again").isEmpty();
+    }
 }

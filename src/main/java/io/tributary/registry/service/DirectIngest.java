@@ -80,8 +80,9 @@ public class DirectIngest implements PipelineControl {
                                 .onFailure().call(e -> forgetIfDeleted(found.stream().id, t, e))
                                 .onFailure(e -> !(cause(e) instanceof StreamDeletedException
                                         || cause(e) instanceof GroupCommit.OverloadedException))
-                                .recoverWithUni(e -> Blocking.call(() -> tables.exists(t.location())).map(exists -> {
-                                    // Gone: the stream is being deleted, and its table was read half-deleted.
+                                .recoverWithUni(e -> Blocking.call(() -> registered(found.stream().id,
+                                        t.location())).map(exists -> {
+                                    // Gone: the stream was deleted while this push read or wrote its table.
                                     if (!exists) {
                                         throw new StreamDeletedException(t.location());
                                     }
@@ -142,6 +143,14 @@ public class DirectIngest implements PipelineControl {
         out.put("committed_sequence", committed.committedSequence());
         out.put("table_version", committed.tableVersion());
         return out;
+    }
+
+    /**
+     * Whether the stream is still registered, asked through its write fence: that waits for a delete in flight, so
+     * a push that failed on a half-deleted table learns the delete's outcome rather than the files' state.
+     */
+    private boolean registered(String streamId, String location) {
+        return writeLocks.forStream(streamId, location).run(() -> Boolean.TRUE).isPresent();
     }
 
     /** A deleted stream's committer is dropped, so a stream created again under the name starts afresh. */
