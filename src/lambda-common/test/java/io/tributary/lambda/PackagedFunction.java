@@ -49,10 +49,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class PackagedFunction implements BeforeAllCallback, AfterAllCallback {
     private final Supplier<Map<String, String>> extra;
+    private final DeploymentSecretsEndpoint secrets = new DeploymentSecretsEndpoint();
     private Map<String, String> config;
     private RuntimeApi api;
     private Process process;
     private Path log;
+    private com.sun.net.httpserver.HttpServer secretsServer;
 
     public PackagedFunction(Supplier<Map<String, String>> extra) {
         this.extra = extra;
@@ -63,13 +65,45 @@ public final class PackagedFunction implements BeforeAllCallback, AfterAllCallba
         config = new LinkedHashMap<>(new TributaryServices().start());
         config.putAll(extra.get());
         config.forEach(System::setProperty);
+        // As deployed (terraform/functions.tf): the database credentials and the data key only as secret ARNs.
+        Map<String, String> deployed = secrets.deploy(config);
+        if (!deployed.containsKey("AWS_ENDPOINT_URL_SECRETS_MANAGER")) {
+            secretsServer = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+            secretsServer.createContext("/", exchange -> {
+                try (exchange) {
+                    if (!secrets.handle(exchange, exchange.getRequestHeaders().getFirst("X-Amz-Target"),
+                            exchange.getRequestBody().readAllBytes())) {
+                        exchange.sendResponseHeaders(400, -1);
+                    }
+                }
+            });
+            secretsServer.start();
+            deployed.put("AWS_ENDPOINT_URL_SECRETS_MANAGER", "http://127.0.0.1:" + secretsServer.getAddress().getPort());
+            deployed.putIfAbsent("AWS_REGION", "eu-west-1");
+            deployed.putIfAbsent("AWS_ACCESS_KEY_ID", "it-access-key");
+            deployed.putIfAbsent("AWS_SECRET_ACCESS_KEY", "it-secret-key");
+        }
         api = RuntimeApi.start();
         Path build = buildDir();
         log = build.resolve("function-it-" + context.getRequiredTestClass().getSimpleName() + ".log");
-        process = launch(build, config, api, List.of(), log);
+        process = launch(build, deployed, api, List.of(), log);
         System.out.println("Started the packaged function (" + describe(build) + ") as process " + process.pid()
                 + "; its log: " + log);
         awaitInit(Duration.ofMinutes(3));
+        if (!secrets.read.containsAll(List.of(DeploymentSecretsEndpoint.DATABASE_ARN,
+                DeploymentSecretsEndpoint.SECRETS_KEY_ARN))) {
+            throw new AssertionError("the function did not read its deployment secrets from Secrets Manager (read: "
+                    + secrets.read + "): " + tail());
+        }
+    }
+
+    /**
+     * The Secrets Manager secrets the function is deployed with; a test whose own fake serves
+     * {@code AWS_ENDPOINT_URL_SECRETS_MANAGER} passes its Secrets Manager calls to it.
+     */
+    public DeploymentSecretsEndpoint deploymentSecrets() {
+        return secrets;
     }
 
     /**
@@ -104,6 +138,9 @@ public final class PackagedFunction implements BeforeAllCallback, AfterAllCallba
         }
         if (api != null) {
             api.close();
+        }
+        if (secretsServer != null) {
+            secretsServer.stop(0);
         }
     }
 

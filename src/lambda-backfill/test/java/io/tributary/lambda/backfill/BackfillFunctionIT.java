@@ -56,7 +56,7 @@ class BackfillFunctionIT {
             throw new java.io.UncheckedIOException(e);
         }
         s3.createBucket(BUCKET);
-        aws = FakeAwsEndpoints.start();
+        aws = FakeAwsEndpoints.start(BackfillFunctionIT.FUNCTION.deploymentSecrets());
         Map<String, String> settings = new HashMap<>(aws.settings());
         settings.put("tributary.warehouse", "s3://" + BUCKET + "/tables");
         settings.put("tributary.s3-endpoint", s3.endpoint());

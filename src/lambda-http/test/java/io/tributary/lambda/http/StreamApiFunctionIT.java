@@ -38,7 +38,7 @@ class StreamApiFunctionIT {
 
     @RegisterExtension
     static final PackagedFunction FUNCTION = new PackagedFunction(() -> {
-        aws = FakeAwsEndpoints.start();
+        aws = FakeAwsEndpoints.start(StreamApiFunctionIT.FUNCTION.deploymentSecrets());
         Map<String, String> settings = new HashMap<>(aws.settings());
         settings.put("tributary.admins", "root");
         return settings;

@@ -37,16 +37,24 @@ public final class FakeAwsEndpoints implements AutoCloseable {
     public final List<String> deletedMappings = new CopyOnWriteArrayList<>();
     public final List<String> deletedAliases = new CopyOnWriteArrayList<>();
     private final HttpServer server;
+    private final io.tributary.lambda.DeploymentSecretsEndpoint deploymentSecrets;
 
-    private FakeAwsEndpoints(HttpServer server) {
+    private FakeAwsEndpoints(HttpServer server, io.tributary.lambda.DeploymentSecretsEndpoint deploymentSecrets) {
         this.server = server;
+        this.deploymentSecrets = deploymentSecrets;
         server.createContext("/", this::handle);
         server.start();
     }
 
     public static FakeAwsEndpoints start() {
+        return start(null);
+    }
+
+    /** @param deploymentSecrets answers the function's reads of its deployment secrets (PackagedFunction's) */
+    public static FakeAwsEndpoints start(io.tributary.lambda.DeploymentSecretsEndpoint deploymentSecrets) {
         try {
-            return new FakeAwsEndpoints(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0));
+            return new FakeAwsEndpoints(HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0),
+                    deploymentSecrets);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -77,8 +85,12 @@ public final class FakeAwsEndpoints implements AutoCloseable {
             String path = URLDecoder.decode(exchange.getRequestURI().getRawPath(), StandardCharsets.UTF_8);
             byte[] body = exchange.getRequestBody().readAllBytes();
             String target = exchange.getRequestHeaders().getFirst("X-Amz-Target");
+            if (target != null && target.startsWith("secretsmanager.") && deploymentSecrets != null
+                    && deploymentSecrets.handle(exchange, target, body)) {
+                return;
+            }
             if (target != null && target.startsWith("secretsmanager.")) {
-                // No stream of these tests has SASL credentials: every secret is absent.
+                // No stream of these tests has SASL credentials: every other secret is absent.
                 error(exchange, 400, "ResourceNotFoundException", "Secrets Manager can't find the specified secret.");
             } else if (method.equals("POST") && path.startsWith(FUNCTIONS) && path.endsWith("/aliases")) {
                 String name = JSON.readTree(body).path("Name").asText();
