@@ -1,6 +1,7 @@
 package io.tributary.server;
 
 import static io.tributary.testing.Api.ALICE;
+import static io.tributary.testing.Api.BOB;
 import static io.tributary.testing.Api.as;
 import static io.tributary.testing.Api.unique;
 import static io.tributary.testing.StreamRequests.valid;
@@ -137,6 +138,54 @@ class FeatureViewsServerTest {
                     + s.getLong("materialization_status.late_records_dropped")).isEqualTo(consumed);
             assertThat(s.getLong("materialization_status.lag_versions")).isZero();
         });
+    }
+
+    @Inject
+    javax.sql.DataSource database;
+
+    /**
+     * Lookups remember a caller's access for a while (SPEC §10.1): a revoke made through this server reaches them at
+     * once, one made on another server (its committed grants row removed behind this server's back) within the bound.
+     */
+    @Test
+    void revokesReachLookupsAtOnceHereAndWithinTheBoundFromAnotherServer() throws Exception {
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            String topic = unique("tx");
+            String stream = stream(topics, topic);
+            send(topics, topic, new Rec("u1", 1.5, BASE));
+            topics.flush();
+            awaitIngested(stream, 1);
+            String view = stream.replace(".transactions", ".user_features");
+            as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200);
+            String lookup = VIEWS + "/" + view + "/lookup";
+            String key = "{\"keys\": [{\"value_user_id\": \"u1\"}]}";
+            String grants = "/api/2.1/unity-catalog/permissions/table/" + stream + "_ingestion";
+            as(BOB).body(key).post(lookup).then().statusCode(403);
+            as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"add\": [\"SELECT\"]}]}").patch(grants).then()
+                    .statusCode(200);
+            as(BOB).body(key).post(lookup).then().statusCode(200);
+            // Revoked here: the very next lookup is refused (the 2 s cache would still say yes).
+            as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"remove\": [\"SELECT\"]}]}").patch(grants)
+                    .then().statusCode(200);
+            as(BOB).body(key).post(lookup).then().statusCode(403);
+
+            as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"add\": [\"SELECT\"]}]}").patch(grants).then()
+                    .statusCode(200);
+            as(BOB).body(key).post(lookup).then().statusCode(200);
+            // Revoked on another server: only its grants row goes; this server hears nothing.
+            long revoked = System.nanoTime();
+            try (java.sql.Connection c = database.getConnection(); java.sql.PreparedStatement st = c.prepareStatement(
+                    "DELETE FROM grants WHERE securable_name = ? AND principal = 'bob'")) {
+                st.setString(1, stream + "_ingestion");
+                assertThat(st.executeUpdate()).isEqualTo(1);
+            }
+            Duration bound = Duration.ofNanos(
+                    io.tributary.registry.features.FeatureViewServiceAccess.lookupCacheNanos());
+            await().atMost(bound.plusSeconds(3)).pollInterval(Duration.ofMillis(100)).untilAsserted(() ->
+                    as(BOB).body(key).post(lookup).then()
+                            .statusCode(403));
+            assertThat(Duration.ofNanos(System.nanoTime() - revoked)).isLessThan(bound.plusSeconds(3));
+        }
     }
 
     @Test

@@ -319,6 +319,61 @@ class SyncedTablesServerTest {
         }
     }
 
+    /**
+     * Lookups remember a caller's access and the table's definition for a while (SPEC §9.1): a revoke made through
+     * this server reaches them at once, one made on another server (here: its committed grants row removed behind
+     * this server's back) and another server's delete within the stated bound.
+     */
+    @Test
+    void revokesAndDeletesReachLookupsAtOnceHereAndWithinTheBoundFromAnotherServer() throws Exception {
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            String topic = unique("orders");
+            String stream = stream(topics, topic);
+            send(topics, topic, "a", 1);
+            topics.flush();
+            awaitRowsIngested(stream, 1);
+            String synced = stream + "_online";
+            String lookup = SYNCED + "/" + synced + "/lookup";
+            String key = "{\"keys\": [{\"value_id\": \"a\"}]}";
+            String grants = "/api/2.1/unity-catalog/permissions/table/" + stream + "_ingestion";
+            as(ALICE).body(create(ALICE, synced, stream, "CONTINUOUS")).post(SYNCED).then().statusCode(200);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(pgRows(synced)).hasSize(1));
+
+            as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"add\": [\"SELECT\"]}]}").patch(grants).then()
+                    .statusCode(200);
+            as(BOB).body(key).post(lookup).then().statusCode(200);
+            // Revoked here: the very next lookup is refused (the 2 s cache would still say yes).
+            as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"remove\": [\"SELECT\"]}]}").patch(grants)
+                    .then().statusCode(200);
+            as(BOB).body(key).post(lookup).then().statusCode(403);
+            // Granted again here: at once too (the refusal is not remembered past the change).
+            as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"add\": [\"SELECT\"]}]}").patch(grants).then()
+                    .statusCode(200);
+            as(BOB).body(key).post(lookup).then().statusCode(200);
+
+            // Revoked on another server: its transaction removes the grants row; this server hears nothing.
+            long revoked = System.nanoTime();
+            try (Connection c = database.getConnection(); PreparedStatement s = c.prepareStatement(
+                    "DELETE FROM grants WHERE securable_name = ? AND principal = 'bob'")) {
+                s.setString(1, stream + "_ingestion");
+                assertThat(s.executeUpdate()).isEqualTo(1);
+            }
+            Duration bound = io.tributary.registry.service.SyncedTableServiceAccess.lookupCache();
+            // The bound, plus room for one lookup's own time on a busy machine.
+            await().atMost(bound.plusSeconds(3)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> as(BOB)
+                    .body(key).post(lookup).then().statusCode(403));
+            assertThat(Duration.ofNanos(System.nanoTime() - revoked)).isLessThan(bound.plusSeconds(3));
+            as(BOB).body(key).post(lookup).then().statusCode(403);
+
+            // Deleted by another server (its runner drops the table and the row; this server's caches are not told):
+            // a not-found, never the old rows or a 500, within the bound.
+            as(ALICE).body(key).post(lookup).then().statusCode(200);
+            runner.delete(registry.find(synced).orElseThrow());
+            await().atMost(bound.plusSeconds(3)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> as(ALICE)
+                    .body(key).post(lookup).then().statusCode(404));
+        }
+    }
+
     @Test
     void aDeleteCutShortAfterTheDropLeavesARowThatSaysSoAndTheCatchUpFinishesIt() throws Exception {
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {

@@ -292,6 +292,11 @@ public class FeatureViewService {
 
     private final Map<String, Cached> lookups = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** A grant changed here: forget every caller's remembered access at once (other servers' changes: 2 s). */
+    void onGrantsChanged(@jakarta.enterprise.event.Observes io.tributary.registry.service.GrantsChanged change) {
+        lookups.clear();
+    }
+
     /** {@link #readable}, remembered per caller and view for 2 s: a lookup then costs no registry query. */
     private FeatureViewRow cachedReadable(Principal caller, String fullName) {
         String key = caller.name() + "\n" + caller.admin() + "\n" + fullName;

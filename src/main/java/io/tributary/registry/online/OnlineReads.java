@@ -38,11 +38,17 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * costs one round trip to PostgreSQL and no thread hand-over (the JDBC {@link io.tributary.online.OnlineLookup} costs
  * two: to a worker and back, each a wait for a CPU on a busy machine).
  *
- * <p>A pool of its own ({@code tributary.online.max-connections}), to the online database: lookups never wait behind
- * registry work, and its statements stay prepared on the server (one round trip each), which the registry's shared
- * pool does not do. A prepared {@code SELECT *} is refused by PostgreSQL once its table's columns change; the
- * statement's text names the columns' signature, so a table whose columns changed gets a new statement, and a lookup
- * that meets the refusal in the moment before it knows retries once with the new one.
+ * <p>Pools of their own ({@code tributary.online.max-connections} in all), to the online database: lookups never wait
+ * behind registry work, and their statements stay prepared on the server (one round trip each), which the registry's
+ * shared pool does not do. One pool per event loop, whose connections live on that loop: a lookup's HTTP request, its
+ * statement and its answer are then all handled by one thread. With one pool shared by the loops, a request on one
+ * loop took a connection of another: the statement was handed over to that loop and the rows back, two more
+ * thread wake-ups per lookup, and on a machine whose CPUs are all busy each wake-up is a wait in the run queue
+ * (bench/online on a loaded machine: the loops waited 8 ms in it for every 1 ms they ran).
+ *
+ * <p>A prepared {@code SELECT *} is refused by PostgreSQL once its table's columns change; the statement's text names
+ * the columns' signature, so a table whose columns changed gets a new statement, and a lookup that meets the refusal
+ * in the moment before it knows retries once with the new one.
  */
 @ApplicationScoped
 public class OnlineReads {
@@ -50,8 +56,17 @@ public class OnlineReads {
     /** PostgreSQL's answer to a prepared statement whose result columns changed under it. */
     public static final String RESULT_TYPE_CHANGED = "0A000";
 
-    private final io.vertx.sqlclient.Pool pool;
     private final OnlineStore names;
+    private final io.vertx.core.Vertx vertx;
+    private final PgConnectOptions options;
+    private final int perLoop;
+    /**
+     * One pool per event loop, its connections on that loop (created on first use from it); {@link #NO_LOOP}'s
+     * serves callers on no event loop. See the class comment.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<Object, io.vertx.sqlclient.Pool> pools =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Object NO_LOOP = new Object();
 
     @Inject
     OnlineReads(OnlineConfig config, OnlineDatabase online, Vertx vertx,
@@ -72,12 +87,33 @@ public class OnlineReads {
             registryPassword.ifPresent(options::setPassword);
         }
         options.setCachePreparedStatements(true);
-        // Connections open on first use: a process that serves no lookups (the ingest function) opens none. They are
-        // spread over every event loop: the rows are decoded and written as JSON on the connection's loop, and one
-        // loop for all of them would be one thread for every lookup.
-        this.pool = PgBuilder.pool().with(new PoolOptions().setMaxSize(config.maxConnections())
-                        .setEventLoopSize(Math.max(1, io.vertx.core.VertxOptions.DEFAULT_EVENT_LOOP_POOL_SIZE)))
-                .connectingTo(options).using(vertx.getDelegate()).build();
+        this.options = options;
+        this.vertx = vertx.getDelegate();
+        int loops = 0;
+        for (io.netty.util.concurrent.EventExecutor ignored
+                : ((io.vertx.core.impl.VertxInternal) this.vertx).getEventLoopGroup()) {
+            loops++;
+        }
+        // tributary.online.max-connections shared among the loops (rounded up: every loop gets one at least).
+        this.perLoop = Math.max(1, (config.maxConnections() + Math.max(1, loops) - 1) / Math.max(1, loops));
+    }
+
+    /**
+     * The pool of the caller's event loop. Connections open on first use (a process that serves no lookups, the
+     * ingest function, opens none), from that loop, so each lives on the loop whose requests use it.
+     */
+    private io.vertx.sqlclient.Pool pool() {
+        io.vertx.core.impl.ContextInternal context = (io.vertx.core.impl.ContextInternal) io.vertx.core.Vertx
+                .currentContext();
+        Object loop = context == null || !context.isEventLoopContext() ? NO_LOOP : context.nettyEventLoop();
+        io.vertx.sqlclient.Pool pool = pools.get(loop);
+        if (pool != null) {
+            return pool;
+        }
+        return pools.computeIfAbsent(loop, l -> PgBuilder.pool().with(new PoolOptions().setMaxSize(perLoop)
+                        // 0: each connection on the loop that asks for it, which for this pool is always its own
+                        .setEventLoopSize(l == NO_LOOP ? 1 : 0))
+                .connectingTo(options).using(vertx).build());
     }
 
     private static PgConnectOptions options(String setting, String url) {
@@ -148,7 +184,7 @@ public class OnlineReads {
         }
         int n = keys.size();
         // One Uni around the callback: every operator more is a context-propagation wrapper on the request's path.
-        return Uni.createFrom().emitter(em -> pool.preparedQuery(statement).execute(params, ar -> {
+        return Uni.createFrom().emitter(em -> pool().preparedQuery(statement).execute(params, ar -> {
             if (ar.succeeded()) {
                 byte[] body;
                 try {
@@ -249,6 +285,6 @@ public class OnlineReads {
     }
 
     void onShutdown(@Observes ShutdownEvent event) {
-        pool.close();
+        pools.values().forEach(io.vertx.sqlclient.Pool::close);
     }
 }

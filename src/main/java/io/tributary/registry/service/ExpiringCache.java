@@ -46,11 +46,28 @@ final class ExpiringCache<K, V> {
                 return get(key, load);
             }
         }
-        // A load under way by another caller: wait for it.
-        return Uni.createFrom().completionStage(e.value().thenApply(v -> v));
+        // A load under way by another caller: wait for it, and go on on this caller's own context (the load ends on
+        // the loader's), so that what follows stays on this request's event loop.
+        CompletableFuture<V> pending = e.value();
+        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+        if (context == null) {
+            return Uni.createFrom().completionStage(pending.thenApply(v -> v));
+        }
+        return Uni.createFrom().emitter(em -> pending.whenComplete((v, failure) -> context.runOnContext(ignored -> {
+            if (failure != null) {
+                em.fail(failure instanceof java.util.concurrent.CompletionException c && c.getCause() != null
+                        ? c.getCause() : failure);
+            } else {
+                em.complete(v);
+            }
+        })));
     }
 
     void remove(K key) {
         entries.remove(key);
+    }
+
+    void clear() {
+        entries.clear();
     }
 }

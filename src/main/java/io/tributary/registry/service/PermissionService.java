@@ -25,6 +25,8 @@ import java.util.Set;
 /** {@code GET|PATCH /api/2.1/unity-catalog/permissions/{table|connection}/{name}} (SPEC 2.4). */
 @ApplicationScoped
 public class PermissionService {
+    @Inject
+    jakarta.enterprise.event.Event<GrantsChanged> grantsChanged;
 
     @Inject
     GrantStore grants;
@@ -85,7 +87,8 @@ public class PermissionService {
                         }
                     }
                     return chain.flatMap(v -> grants.assignments(s.type(), s.name()));
-                })).map(PermissionService::toAssignments));
+                })).invoke(committed -> grantsChanged.fire(new GrantsChanged(s.type(), s.name())))
+                .map(PermissionService::toAssignments));
     }
 
     private Uni<Securable> securable(String securableType, String nameParam) {

@@ -64,6 +64,11 @@ public class SyncedTableService {
     private final ExpiringCache<String, LookupTarget> targets = new ExpiringCache<>(LOOKUP_CACHE);
     private final ExpiringCache<String, Boolean> readers = new ExpiringCache<>(LOOKUP_CACHE);
 
+    /** A grant changed here: forget every caller's access at once (grants change rarely; lookups reload in 1 query). */
+    void onGrantsChanged(@jakarta.enterprise.event.Observes GrantsChanged change) {
+        readers.clear();
+    }
+
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record SpecView(String sourceTableFullName, List<String> primaryKeyColumns, String timeseriesKey,
