@@ -1,4 +1,4 @@
-package io.tributary.api;
+package io.tributary.server.push;
 
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.smallrye.mutiny.Uni;
@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The streaming push connection authenticates like every API request ({@link AuthFilter}): its HTTP upgrade carries
+ * The streaming push connection authenticates like every API request ({@code api.AuthFilter}): its HTTP upgrade carries
  * {@code Authorization: Bearer …}; without valid credentials the upgrade is refused with 401 and no WebSocket opens.
  */
 @ApplicationScoped

@@ -1,4 +1,4 @@
-package io.tributary.api;
+package io.tributary.server.push;
 
 import io.quarkus.websockets.next.OpenConnections;
 import io.quarkus.websockets.next.WebSocketConnection;

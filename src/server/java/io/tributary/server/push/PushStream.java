@@ -1,4 +1,4 @@
-package io.tributary.api;
+package io.tributary.server.push;
 
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.OnBinaryMessage;
@@ -9,6 +9,7 @@ import io.quarkus.websockets.next.UserData.TypedKey;
 import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Uni;
+import io.tributary.api.ErrorMapper;
 import io.tributary.config.DirectIngestConfig;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.ErrorCode;
