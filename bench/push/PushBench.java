@@ -2,6 +2,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -26,7 +31,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * pushing batches of BATCH records (the ingest bench's ~128-byte JSON records) to one direct stream over loopback
  * until RECORDS records are in, prints records/s, MB/s and the acknowledgement latency (committed and readable)
  * p50/p99; then the same RECORDS records through Kafka into a Kafka stream of the same server, and its catch-up rate
- * (stream created on a filled topic until GET says every record is in).
+ * (stream created on a filled topic until GET says every record is in). Each level runs over HTTP (one push in
+ * flight per producer, answered after its commit) and over the streaming connection (one WebSocket per producer,
+ * INFLIGHT batches in flight, each acknowledged after its commit), on a stream of its own.
  */
 public final class PushBench {
     static final String STREAMS = "/api/2.0/feature-engineering/streams";
@@ -50,11 +57,19 @@ public final class PushBench {
         int records = Integer.parseInt(args[3]);
         int batch = Integer.parseInt(args[4]);
         List<Integer> levels = Arrays.stream(args[5].split(",")).map(Integer::parseInt).toList();
+        List<String> modes = List.of(args.length > 6 ? args[6].split(",") : new String[] {"http", "ws"});
+        int inflight = args.length > 7 ? Integer.parseInt(args[7]) : 4;
         String run = Long.toString(System.nanoTime(), 36);
         // A short warm-up stream, so the first level does not pay class loading and JIT alone.
-        bench.level("main.push_" + run + ".warm", 10, Math.min(records, 20_000), batch, false);
+        for (String mode : modes) {
+            bench.level(mode, inflight, "main.push_" + run + ".warm_" + mode, 10, Math.min(records, 20_000), batch,
+                    false);
+        }
         for (int producers : levels) {
-            bench.level("main.push_" + run + ".p" + producers, producers, records, batch, true);
+            for (String mode : modes) {
+                bench.level(mode, inflight, "main.push_" + run + ".p" + producers + "_" + mode, producers, records,
+                        batch, true);
+            }
         }
         bench.kafka("main.push_" + run + ".kafka", bootstrap, "push_bench_" + run, records);
         System.exit(0); // the HTTP client's threads would keep the JVM up
@@ -72,7 +87,8 @@ public final class PushBench {
         }
     }
 
-    void level(String stream, int producers, int records, int batch, boolean print) throws Exception {
+    void level(String mode, int inflight, String stream, int producers, int records, int batch, boolean print)
+            throws Exception {
         create(stream, "{\"direct_source_config\": {}}", null);
         int batchesPerProducer = (records + producers * batch - 1) / (producers * batch);
         AtomicLong bytes = new AtomicLong();
@@ -84,6 +100,8 @@ public final class PushBench {
             int producer = p;
             all.add(pool.submit(() -> {
                 Random random = new Random(producer);
+                Connection connection = mode.equals("ws")
+                        ? new Connection(stream, inflight, latencies[producer]) : null;
                 for (int seq = 0; seq < batchesPerProducer; seq++) {
                     StringBuilder body = new StringBuilder(batch * 160).append("{\"producer_id\": \"p-")
                             .append(producer).append("\", \"sequence\": ").append(seq).append(", \"records\": [");
@@ -93,6 +111,10 @@ public final class PushBench {
                         body.append(i == 0 ? "" : ",").append("{\"value\": ").append(value).append('}');
                     }
                     String payload = body.append("]}").toString();
+                    if (connection != null) {
+                        connection.send(seq, payload);
+                        continue;
+                    }
                     long sent = System.nanoTime();
                     HttpResponse<String> r = send("POST", STREAMS + "/" + stream + "/records", payload,
                             "application/json");
@@ -101,6 +123,9 @@ public final class PushBench {
                         throw new IllegalStateException("push " + producer + "/" + seq + ": " + r.statusCode() + " "
                                 + r.body());
                     }
+                }
+                if (connection != null) {
+                    connection.finish();
                 }
                 return null;
             }));
@@ -114,14 +139,91 @@ public final class PushBench {
         long rows = rowsIngested(stream);
         long[] sorted = Arrays.stream(latencies).flatMapToLong(Arrays::stream).sorted().toArray();
         if (print) {
-            System.out.printf("push, %3d producers: %,d records (%d per push) in %.2f s = %,.0f records/s, %.1f MB/s; "
-                    + "ack p50 %.0f ms, p99 %.0f ms; table has %,d rows in %d commits%n", producers, pushed, batch,
+            System.out.printf("%s, %3d producers: %,d records (%d per push) in %.2f s = %,.0f records/s, %.1f MB/s; "
+                    + "ack p50 %.0f ms, p99 %.0f ms; table has %,d rows in %d commits%n",
+                    mode.equals("ws") ? "ws (" + inflight + " in flight)" : "http", producers, pushed, batch,
                     seconds, pushed / seconds, bytes.get() / seconds / 1e6, sorted[sorted.length / 2] / 1e6,
                     sorted[(int) Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] / 1e6, rows,
                     tableVersion(stream));
         }
         if (rows != pushed) {
             throw new IllegalStateException(stream + " has " + rows + " rows, " + pushed + " were pushed");
+        }
+    }
+
+    /**
+     * One producer's streaming connection: at most {@code inflight} batches unacknowledged (within the server's
+     * window), each batch's latency from its send to its acknowledgement; any refusal fails the bench.
+     */
+    final class Connection implements WebSocket.Listener {
+        final Semaphore window;
+        final long[] latencies;
+        final long[] sentAt;
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        final StringBuilder partial = new StringBuilder();
+        final WebSocket socket;
+        int acknowledged;
+
+        Connection(String stream, int inflight, long[] latencies) throws Exception {
+            this.window = new Semaphore(inflight);
+            this.latencies = latencies;
+            this.sentAt = new long[latencies.length];
+            socket = HttpClient.newHttpClient().newWebSocketBuilder().header("Authorization", "Bearer " + token)
+                    .buildAsync(URI.create(base.replaceFirst("^http", "ws") + STREAMS + "/" + stream
+                            + "/records/stream"), this).get(60, TimeUnit.SECONDS);
+        }
+
+        void send(int seq, String payload) throws Exception {
+            if (!window.tryAcquire(120, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no acknowledgement for 120 s");
+            }
+            if (done.isCompletedExceptionally()) {
+                done.join();
+            }
+            sentAt[seq] = System.nanoTime();
+            socket.sendText(payload, true).join();
+        }
+
+        void finish() throws Exception {
+            done.get(300, TimeUnit.SECONDS);
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").join();
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            webSocket.request(1);
+            if (!last) {
+                return null;
+            }
+            String ack = partial.toString();
+            partial.setLength(0);
+            long now = System.nanoTime();
+            long seq = number(ack, "sequence");
+            if (ack.contains("\"error_code\"") || seq < 0) {
+                done.completeExceptionally(new IllegalStateException("refused: " + ack));
+                window.release(latencies.length);
+                return null;
+            }
+            latencies[(int) seq] = now - sentAt[(int) seq];
+            window.release();
+            if (++acknowledged == latencies.length) {
+                done.complete(null);
+            }
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            if (!done.isDone()) {
+                done.completeExceptionally(new IllegalStateException("closed: " + statusCode + " " + reason));
+            }
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            done.completeExceptionally(error);
         }
     }
 

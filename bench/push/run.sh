@@ -3,14 +3,17 @@
 # data directory; port 9092 must be free); 1, 10 and 100 concurrent producers push RECORDS records each run in
 # batches of BATCH over loopback HTTP into one direct stream (records/s, MB/s, acknowledgement p50/p99: the answer
 # comes after the commit, so acknowledged = readable), then the same RECORDS records go through Kafka into a Kafka
-# stream of the same server (catch-up rate), all in one run.
-#   bench/push/run.sh [--no-build]   env: RECORDS (200000), BATCH (100), LEVELS (1,10,100), PORT (18093),
-#   SERVER_JAVA_OPTS (e.g. -Dtributary.direct.group-commit-wait=20ms)
+# stream of the same server (catch-up rate), all in one run. Each level runs over HTTP and over the streaming
+# connection (a WebSocket per producer, INFLIGHT batches in flight), each on a stream of its own.
+#   bench/push/run.sh [--no-build]   env: RECORDS (200000), BATCH (100), LEVELS (1,10,100), MODES (http,ws),
+#   INFLIGHT (4), PORT (18093), SERVER_JAVA_OPTS (e.g. -Dtributary.direct.group-commit-wait=20ms)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=${RECORDS:-200000}
 BATCH=${BATCH:-100}
 LEVELS=${LEVELS:-1,10,100}
+MODES=${MODES:-http,ws}
+INFLIGHT=${INFLIGHT:-4}
 PORT=${PORT:-18093}
 if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
@@ -31,7 +34,7 @@ done
 curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar | paste -sd:)
 set +e
-java -cp "$CP" bench/push/PushBench.java "http://127.0.0.1:$PORT" "$TOKEN" localhost:9092 "$RECORDS" "$BATCH" "$LEVELS"
+java -cp "$CP" bench/push/PushBench.java "http://127.0.0.1:$PORT" "$TOKEN" localhost:9092 "$RECORDS" "$BATCH" "$LEVELS" "$MODES" "$INFLIGHT"
 rc=$?
 set -e
 echo "load after: $(uptime)"

@@ -97,7 +97,7 @@ public class ErrorMapper {
                 "the server failed to handle the request; the server log has the details");
     }
 
-    static WarehouseUnavailableException warehouse(Throwable e) {
+    public static WarehouseUnavailableException warehouse(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof WarehouseUnavailableException w) {
                 return w;
@@ -111,7 +111,7 @@ public class ErrorMapper {
      * the chain of {@code e}, or null: Hibernate Reactive and the write locks wrap them. Seen before the probe notices
      * a database outage, and for the other services a request calls.
      */
-    static Throwable lostConnection(Throwable e) {
+    public static Throwable lostConnection(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof java.net.ConnectException || t instanceof java.net.SocketException
                     || t instanceof java.sql.SQLTransientConnectionException

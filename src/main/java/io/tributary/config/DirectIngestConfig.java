@@ -31,4 +31,17 @@ public interface DirectIngestConfig {
     @WithDefault("256MB")
     @WithConverter(ByteSizeConverter.class)
     Long maxQueuedBytes();
+
+    /**
+     * Flow control of a streaming push connection (the server's WebSocket): most batches sent on one connection and
+     * not yet acknowledged. A batch beyond it is refused with TEMPORARILY_UNAVAILABLE (nothing written), so a producer
+     * keeps at most this many in flight.
+     */
+    @WithDefault("64")
+    int maxUnacknowledgedBatches();
+
+    /** Most bytes of batches (as sent) on one streaming connection not yet acknowledged; beyond it, as above. */
+    @WithDefault("64MB")
+    @WithConverter(ByteSizeConverter.class)
+    Long maxUnacknowledgedBytes();
 }

@@ -6,6 +6,7 @@ import static io.tributary.testing.Api.unique;
 import static io.tributary.testing.StreamRequests.json;
 import static io.tributary.testing.StreamRequests.valid;
 import static io.tributary.testing.StreamRequests.with;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -61,6 +62,8 @@ class RegistryStreamsApiTest {
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
+    @jakarta.inject.Inject
+    io.tributary.delta.Tables tables;
 
     static String scope;
     static String connection;
@@ -151,6 +154,45 @@ class RegistryStreamsApiTest {
 
         as(ALICE).body(request(connection, null, locator("ex.Tx", "FORMAT_AVRO"), null).toString()).post(STREAMS)
                 .then().statusCode(200);
+    }
+
+    /**
+     * SPEC §11.1: a direct stream may take its schema from the registry (the connection names it; its bootstrap servers
+     * are not used). Pushed values are the bytes a Kafka producer would send, Confluent framing included, as
+     * {@code value_base64}; they decode with the registry's schema, and bytes framed with an id the registry does not
+     * know are a NULL value, counted, as from Kafka.
+     */
+    @Test
+    void aDirectStreamWithARegistrySchemaTakesPushes() {
+        ObjectNode body = request(connection, "right", locator("rtx-value", "FORMAT_AVRO"), null);
+        with(body, "source_config", json("{\"direct_source_config\": {}}"));
+        String name = body.get("name").asText();
+        as(ALICE).body(body.toString()).post(STREAMS).then().statusCode(200);
+        int v2 = ConfluentWire.register(registry.url(), "rtx-value", "AVRO", AVRO_V2);
+        org.apache.avro.generic.GenericRecord tx = new org.apache.avro.generic.GenericData.Record(
+                ConfluentWire.parse(AVRO_V2));
+        tx.put("id", 41L);
+        tx.put("amount", 2.5);
+        tx.put("note", "pushed");
+        java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+        String framed = b64.encodeToString(ConfluentWire.avro(v2, tx));
+        String unknown = b64.encodeToString(ConfluentWire.avro(999_999, tx));
+        as(ALICE).body("{\"producer_id\": \"reg\", \"sequence\": 0, \"records\": [{\"value_base64\": \"" + framed
+                + "\"}, {\"value_base64\": \"" + unknown + "\"}]}").post(STREAMS + "/" + name + "/records").then()
+                .statusCode(200).body("committed_sequence", equalTo(0));
+        as(ALICE).get(STREAMS + "/" + name).then().statusCode(200)
+                .body("ingestion_status.rows_ingested", equalTo(2))
+                .body("ingestion_status.decode_failures", equalTo(1));
+        String[] parts = (name + "_ingestion").split("\\.");
+        List<Map<String, Object>> rows = io.tributary.delta.IndependentReader.rows(
+                tables.defaultLocation(parts[0], parts[1], parts[2]));
+        assertThat(rows).hasSize(2);
+        List<Map<String, Object>> decoded = rows.stream().filter(r -> r.get("value") != null).toList();
+        assertThat(decoded).hasSize(1);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> value = (Map<String, Object>) decoded.get(0).get("value");
+        assertThat(value).containsEntry("id", 41L).containsEntry("amount", 2.5).containsEntry("note", "pushed");
+        assertThat(rows).allSatisfy(r -> assertThat(r.get("record_source")).isEqualTo("stream"));
     }
 
     @Test

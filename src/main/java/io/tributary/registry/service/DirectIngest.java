@@ -60,23 +60,48 @@ public class DirectIngest implements PipelineControl {
 
     private final ConcurrentMap<String, Target> targets = new ConcurrentHashMap<>();
 
+    /**
+     * A push checked, read and queued for its stream's group commit: {@code answer} is its acknowledgement, as the
+     * HTTP endpoint sends it. A streaming connection queues its batches one after another, in the order they came,
+     * and waits for their answers concurrently.
+     */
+    public record Queued(String producerId, long sequence, Uni<Map<String, Object>> answer) {}
+
     public Uni<Map<String, Object>> push(Principal caller, String nameParam, String contentType, byte[] body) {
+        return submit(caller, nameParam, contentType, body).flatMap(Queued::answer);
+    }
+
+    /**
+     * What a push checks before it is read: the stream exists, the caller holds MODIFY on its table and it is a
+     * direct stream. A streaming connection checks this when it opens, and every batch is checked again like a push.
+     *
+     * @return the stream's id
+     */
+    public Uni<String> check(Principal caller, String nameParam) {
+        String fullName = Names.fullName("name", nameParam);
+        return reads.one(fullName, caller.name()).map(found -> {
+            allowed(caller, fullName, found);
+            if (!targets.containsKey(found.stream().id)) {
+                requireDirect(found);
+            }
+            return found.stream().id;
+        });
+    }
+
+    public Uni<Queued> submit(Principal caller, String nameParam, String contentType, byte[] body) {
         String fullName = Names.fullName("name", nameParam);
         long receivedAt = System.currentTimeMillis();
         Context context = Vertx.currentContext();
         return reads.one(fullName, caller.name()).flatMap(found -> {
-            if (found == null) {
-                throw ApiException.notFound("stream '" + fullName + "' does not exist");
-            }
-            AccessPolicy.require(caller, found.tableOwner(), found.privileges(), Privilege.MODIFY, "table",
-                    found.stream().tableName);
+            allowed(caller, fullName, found);
             Target known = targets.get(found.stream().id);
             Uni<Target> target = known != null ? Uni.createFrom().item(known) : open(found);
             return target.flatMap(t -> Blocking.call(() -> read(t.bodies(), contentType, body, receivedAt))
-                    .flatMap(push -> {
+                    .map(push -> {
                         Uni<PushOutcome> outcome = Uni.createFrom().completionStage(t.commits().submit(push));
                         // The committer thread completes the push: answer on the request's own context.
-                        return (context == null ? outcome : outcome.emitOn(r -> context.runOnContext(v -> r.run())))
+                        Uni<Map<String, Object>> answer = (context == null ? outcome
+                                : outcome.emitOn(r -> context.runOnContext(v -> r.run())))
                                 .onFailure().call(e -> forgetIfDeleted(found.stream().id, t, e))
                                 .onFailure(e -> !(cause(e) instanceof StreamDeletedException
                                         || cause(e) instanceof GroupCommit.OverloadedException))
@@ -96,17 +121,31 @@ public class DirectIngest implements PipelineControl {
                                 }))
                                 .onFailure().transform(e -> failure(fullName, e))
                                 .map(o -> answer(fullName, push, o));
+                        return new Queued(push.producerId(), push.sequence(), answer);
                     }));
         });
     }
 
-    private Uni<Target> open(StreamReads.One found) {
+    private static void allowed(Principal caller, String fullName, StreamReads.One found) {
+        if (found == null) {
+            throw ApiException.notFound("stream '" + fullName + "' does not exist");
+        }
+        AccessPolicy.require(caller, found.tableOwner(), found.privileges(), Privilege.MODIFY, "table",
+                found.stream().tableName);
+    }
+
+    private static StreamChecks.Checked requireDirect(StreamReads.One found) {
         StreamChecks.Checked checked = StreamChecks.check(RegistryJson.read(found.stream().definition,
                 StreamDefinition.class));
         if (!(checked.subscription() instanceof Subscription.Direct)) {
             throw ApiException.invalid("name", "stream '" + found.stream().fullName + "' reads Kafka topics; "
                     + "records are pushed only to streams created with source_config.direct_source_config");
         }
+        return checked;
+    }
+
+    private Uni<Target> open(StreamReads.One found) {
+        StreamChecks.Checked checked = requireDirect(found);
         String id = found.stream().id;
         return Panache.withSession(() -> sources.resolve(checked, null)).map(resolved -> {
             PipelineSpec spec = new PipelineSpec(id, found.stream().fullName, found.tableLocation(),
