@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A feature view's online state in the online database (the synced tables' schema, {@link OnlineStore}): a state row
@@ -157,6 +159,32 @@ public final class FeatureStore {
                         rs.getLong(5), rs.getLong(6), rs.getLong(7), instant(rs.getTimestamp(8)),
                         instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11));
             }
+        }
+    }
+
+    /**
+     * Runs {@code work} holding the view's state row lock, as a round does: the view's rounds (in any process) and its
+     * deletion wait for it. Empty, without running it, when the view is gone. For table maintenance of the offline
+     * table, whose rewrite must not interleave with a round's append.
+     */
+    public <T> Optional<T> whileLocked(String viewId, Supplier<T> work) {
+        try (Connection c = connection()) {
+            c.setAutoCommit(false);
+            try {
+                if (state(c, viewId, true) == null) {
+                    c.rollback();
+                    return Optional.empty();
+                }
+                T done = work.get();
+                c.commit();
+                return Optional.of(done);
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot lock the state of feature view " + viewId + ": "
+                    + e.getMessage(), e);
         }
     }
 

@@ -3,6 +3,7 @@ package io.tributary.registry.features;
 import io.quarkus.runtime.ShutdownEvent;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
+import io.tributary.delta.WriteGuard;
 import io.tributary.features.FeatureDefinitionException;
 import io.tributary.features.FeatureLookup;
 import io.tributary.features.FeatureState;
@@ -148,6 +149,28 @@ public class FeatureViews {
             n++;
         }
         return n;
+    }
+
+    /** Every view's offline table location, with its view's id: what table maintenance compacts besides streams. */
+    public Map<String, String> offlineTables() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (FeatureViewRow row : registry.list("")) {
+            out.put(row.offlineLocation(), row.id());
+        }
+        return out;
+    }
+
+    /**
+     * The guard maintenance rewrites a view's offline table in: the view's state row locked, so no round appends
+     * meanwhile (its append is based on the version it read) and a delete waits; a deleted view's table is skipped.
+     */
+    public WriteGuard offlineGuard(String viewId) {
+        return new WriteGuard() {
+            @Override
+            public <T> Optional<T> run(java.util.function.Supplier<T> write) {
+                return store().whileLocked(viewId, write);
+            }
+        };
     }
 
     public void submitFirst(FeatureViewRow row) {
