@@ -123,7 +123,7 @@ public class FeatureViews {
             fail(row, e.getMessage() + "; materialization stopped");
             return Optional.empty();
         } catch (RuntimeException e) {
-            fail(row, "the last round failed and is retried at the next commit or catch-up: " + e.getMessage());
+            fail(row, "the last round failed and is retried at the next commit or catch-up: " + e.getMessage(), e);
             return Optional.empty();
         }
     }
@@ -190,7 +190,12 @@ public class FeatureViews {
     }
 
     private void fail(FeatureViewRow row, String message) {
-        LOG.warnf("feature view %s: %s", row.fullName(), message);
+        fail(row, message, null);
+    }
+
+    /** {@code cause}, when given, is logged with its stack and causes (the state keeps the message only). */
+    private void fail(FeatureViewRow row, String message, Throwable cause) {
+        LOG.warnf(cause, "feature view %s: %s", row.fullName(), message);
         try {
             store().setState(row.id(), FeatureState.FAILED, message);
         } catch (RuntimeException e) {
