@@ -98,6 +98,15 @@ public final class FeaturesBench {
 
     static final String VIEWS = "/api/2.0/feature-engineering/feature-views";
     static final String VIEW = "main.bench.user_features";
+    static final String VIEW_DEFINITION = "{\"name\": \"" + VIEW + "\", "
+            + "\"source\": {\"stream_name\": \"main.bench.events\"}, "
+            + "\"entity_columns\": [\"value.user_id\"], \"timestamp_column\": \"value.event_time\", "
+            + "\"allowed_lateness\": \"5s\", \"features\": ["
+            + "{\"name\": \"n_1s\", \"function\": \"count\", \"window\": {\"tumbling\": {\"duration\": \"1s\"}}},"
+            + "{\"name\": \"sum_1m\", \"function\": \"sum\", \"column\": \"value.amount\", \"window\": "
+            + "{\"sliding\": {\"duration\": \"1m\", \"slide\": \"10s\"}}},"
+            + "{\"name\": \"avg_5m\", \"function\": \"avg\", \"column\": \"value.amount\", \"window\": "
+            + "{\"rolling\": {\"duration\": \"5m\"}}}]}";
 
     static int run(String[] args) throws Exception {
         String base = args[0];
@@ -127,14 +136,10 @@ public final class FeaturesBench {
                 + "{\"uc_connection_name\": \"bench\"}, \"schema_config\": {\"direct_schemas\": {\"payload_schema\": "
                 + "{\"json_schema\": \"" + schema + "\"}}}, \"ingestion_config\": {\"ingestion_destination\": "
                 + "{\"delta_table_name\": \"main.bench.events_ingestion\"}}}");
-        b.call("POST", VIEWS, "{\"name\": \"" + VIEW + "\", \"source\": {\"stream_name\": \"main.bench.events\"}, "
-                + "\"entity_columns\": [\"value.user_id\"], \"timestamp_column\": \"value.event_time\", "
-                + "\"allowed_lateness\": \"5s\", \"features\": ["
-                + "{\"name\": \"n_1s\", \"function\": \"count\", \"window\": {\"tumbling\": {\"duration\": \"1s\"}}},"
-                + "{\"name\": \"sum_1m\", \"function\": \"sum\", \"column\": \"value.amount\", \"window\": "
-                + "{\"sliding\": {\"duration\": \"1m\", \"slide\": \"10s\"}}},"
-                + "{\"name\": \"avg_5m\", \"function\": \"avg\", \"column\": \"value.amount\", \"window\": "
-                + "{\"rolling\": {\"duration\": \"5m\"}}}]}");
+        if (args.length > 7 && args[7].equals("catchup")) {
+            return catchUp(b, bootstrap, topic, keys);
+        }
+        b.call("POST", VIEWS, VIEW_DEFINITION);
 
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
@@ -292,6 +297,67 @@ public final class FeaturesBench {
         CompletableFuture.allOf(all).get(60, TimeUnit.SECONDS);
         out[n] = errors.get();
         return out;
+    }
+
+
+    /**
+     * Catch-up mode: KEYS records, one per entity, with event times over the last 10 minutes, are produced as fast as
+     * the producer goes and ingested (the baseline: the ingestion pipeline's own catch-up over the same backlog); then
+     * the view is created and its first round takes the whole table (every entity's tiles at once, the most memory a
+     * round needs). Prints both rates and their ratio; run.sh samples the server's heap meanwhile.
+     */
+    static int catchUp(FeaturesBench b, String bootstrap, String topic, int keys) throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("linger.ms", "20");
+        p.put("batch.size", "262144");
+        p.put("acks", "1");
+        long now = System.currentTimeMillis();
+        long t0 = System.nanoTime();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < keys; i++) {
+                String key = "k" + i;
+                producer.send(new ProducerRecord<>(topic, key, "{\"user_id\": \"" + key + "\", \"amount\": "
+                        + (i % 1000) + ".5, \"event_time\": " + (now - 600_000L + (long) i * 600_000L / keys) + "}"));
+            }
+        }
+        long produced = System.nanoTime();
+        while (true) {
+            Answer a = b.call("GET", STREAMS + "/main.bench.events", null);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"rows_ingested\":([0-9]+)").matcher(a.body());
+            if (m.find() && Long.parseLong(m.group(1)) >= keys) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        long ingested = System.nanoTime();
+        System.out.println("phase view-created " + System.currentTimeMillis());
+        b.call("POST", VIEWS, VIEW_DEFINITION);
+        long v0 = System.nanoTime();
+        String last;
+        while (true) {
+            last = b.call("GET", VIEWS + "/" + VIEW, null).body();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"records_read\":([0-9]+)").matcher(last);
+            if (m.find() && Long.parseLong(m.group(1)) >= keys) {
+                break;
+            }
+            if (last.contains("\"FAILED\"")) {
+                System.out.println("the first round failed: " + last);
+                return 1;
+            }
+            Thread.sleep(200);
+        }
+        long done = System.nanoTime();
+        System.out.println("phase view-caught-up " + System.currentTimeMillis());
+        double ingestRate = keys / ((ingested - t0) / 1e9);
+        double viewRate = keys / ((done - v0) / 1e9);
+        System.out.printf(Locale.ROOT, "catch-up over %d records, one per entity: produced in %.1f s; ingested "
+                + "(produce + pipeline) in %.1f s = %.0f records/s; the view's first round in %.1f s = %.0f records/s "
+                + "(%.2fx the ingestion's rate)%n", keys, (produced - t0) / 1e9, (ingested - t0) / 1e9, ingestRate,
+                (done - v0) / 1e9, viewRate, viewRate / ingestRate);
+        System.out.println("final status: " + last);
+        return 0;
     }
 
 }

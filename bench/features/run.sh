@@ -6,8 +6,11 @@
 # (status lag_ms, sampled every second) p50/p99, freshness (a probe record produced -> its 1 s window's count visible in
 # a lookup; includes the wait for the window to end, up to 1 s) p50/p99, and 1-key lookup latency p50/p99 at
 # LOOKUP_RATE requests/s over loopback HTTP.
+# MODE=catchup instead: KEYS records, one per entity, produced as a backlog and ingested (the baseline rate), then the
+# view created over them: its first round's rate against the ingestion's, e.g. KEYS=1000000 SERVER_HEAP=512m.
+# Either way the server's heap is sampled every second (jstat): peak used and peak old generation are printed.
 #   bench/features/run.sh [--no-build]   env: RATE (2000), KEYS (10000), LOOKUP_SECONDS (20), LOOKUP_RATE (1000),
-#   PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres)
+#   MODE (live | catchup), SERVER_HEAP (2g), PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RATE=${RATE:-2000}
@@ -16,6 +19,8 @@ LOOKUP_SECONDS=${LOOKUP_SECONDS:-20}
 LOOKUP_RATE=${LOOKUP_RATE:-1000}
 PORT=${PORT:-18096}
 PGHOSTPORT=${PGHOSTPORT:-127.0.0.1:5432}
+MODE=${MODE:-live}
+SERVER_HEAP=${SERVER_HEAP:-2g}
 if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
 fi
@@ -37,10 +42,14 @@ echo "server data and log in $WORK, database $DB, broker $BOOTSTRAP"
   TRIBUTARY_SECRETS_KEY="$(head -c 32 /dev/urandom | base64)" \
   QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOSTPORT/$DB" QUARKUS_DATASOURCE_USERNAME=postgres \
   QUARKUS_HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$WORK/warehouse" \
-  java -Xmx2g ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
+  java -Xmx"$SERVER_HEAP" ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 cleanup() {
+  kill $JSTAT 2>/dev/null || true
   kill $SERVER 2>/dev/null || true
+  # A server thrashing in GC (catch-up mode at a small heap) may not stop on TERM.
+  for _ in $(seq 1 20); do kill -0 $SERVER 2>/dev/null || break; sleep 1; done
+  kill -9 $SERVER 2>/dev/null || true
   wait $SERVER 2>/dev/null || true
   kill $KAFKA 2>/dev/null || true
   wait $KAFKA 2>/dev/null || true
@@ -55,9 +64,23 @@ curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server d
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar \
   target/quarkus-app/lib/main/io.vertx.vertx-core-*.jar target/quarkus-app/lib/main/io.netty.netty-*.jar \
   target/quarkus-app/lib/main/org.postgresql.postgresql-*.jar | paste -sd:)
+# S0U S1U EU OU (KB) each second, with the time, for the peak heap of the whole run and of each phase.
+(jstat -gc "$SERVER" 1000 | awk '{ print systime(), $0; fflush() }' > "$WORK/heap.log") &
+JSTAT=$!
 echo "load: $(uptime)"
+set +e
 java -cp "$CP" bench/features/FeaturesBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
-  "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE"
-rc=$?
+  "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$MODE" | tee "$WORK/bench.out"
+rc=${PIPESTATUS[0]}
+set -e
+echo "load: $(uptime)"
+from=$(awk '/^phase view-created/ { print int($3 / 1000) }' "$WORK/bench.out")
+awk -v from="${from:-0}" '$2 ~ /^[0-9.]+$/ { used = ($4 + $5 + $7 + $9) / 1024; old = $9 / 1024;
+    if (used > peak) peak = used; if (old > peakOld) peakOld = old;
+    if ($1 >= from) { if (used > vpeak) vpeak = used; if (old > vpeakOld) vpeakOld = old } }
+  END { printf "server heap (-Xmx'"$SERVER_HEAP"'): peak used %.0f MB, peak old generation %.0f MB", peak, peakOld;
+    if (from > 0) printf "; from the view'"'"'s creation on: peak used %.0f MB, old %.0f MB", vpeak, vpeakOld;
+    printf "\n" }' "$WORK/heap.log"
+grep -c 'OutOfMemoryError' "$WORK/server.log" | sed 's/^/OutOfMemoryError lines in the server log: /' || true
 echo "server errors logged: $(grep -c ' ERROR ' "$WORK/server.log" || true)"
 exit $rc

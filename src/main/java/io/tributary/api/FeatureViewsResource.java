@@ -72,4 +72,12 @@ public class FeatureViewsResource {
     public Uni<JsonBody> lookup(@PathParam("name") String name, FeatureViewRequests.Lookup body) {
         return views.lookup(caller.principal(), name, RegistryJson.present(body));
     }
+
+    @POST
+    @Path("/{name}/point-in-time")
+    @Operation(summary = "Write the features as of each (entity, time) row of a spine table to a new Delta table")
+    public Uni<FeatureViewService.PointInTimeResult> pointInTime(@PathParam("name") String name,
+            FeatureViewRequests.PointInTime body) {
+        return views.pointInTime(caller.principal(), name, RegistryJson.present(body));
+    }
 }

@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * A feature view's online state in the online database (the synced tables' schema, {@link OnlineStore}): a state row
@@ -158,6 +160,65 @@ public final class FeatureStore {
                         instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11));
             }
         }
+    }
+
+    /**
+     * Runs {@code work} holding the view's state row lock, as a round does: the view's rounds (in any process) and its
+     * deletion wait for it. Empty, without running it, when the view is gone or a round holds the lock (no waiting). For table maintenance of the offline
+     * table, whose rewrite must not interleave with a round's append.
+     */
+    public <T> Optional<T> whileLocked(String viewId, Supplier<T> work) {
+        try (Connection c = connection()) {
+            c.setAutoCommit(false);
+            try {
+                if (lockState(c, viewId, 0) == null) {
+                    c.rollback();
+                    return Optional.empty();
+                }
+                T done = work.get();
+                c.commit();
+                return Optional.of(done);
+            } catch (FeatureViewBusyException e) {
+                c.rollback();
+                return Optional.empty(); // a round holds it: maintained at the next run
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot lock the state of feature view " + viewId + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** PostgreSQL's lock_not_available, what {@code lock_timeout} raises. */
+    private static final String LOCK_NOT_AVAILABLE = "55P03";
+
+    /**
+     * The state row locked FOR UPDATE, waiting at most {@code waitMs} for a holder (a round elsewhere, maintenance):
+     * bounded so that a long round (a first one over a large history) makes the others skip instead of failing on the
+     * connection's socket timeout. Null when the view is gone.
+     *
+     * @throws FeatureViewBusyException when the row stayed locked for {@code waitMs}
+     */
+    FeatureState lockState(Connection c, String viewId, long waitMs) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL lock_timeout = " + Math.max(1, waitMs));
+        }
+        FeatureState st;
+        try {
+            st = state(c, viewId, true);
+        } catch (SQLException e) {
+            if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
+                throw new FeatureViewBusyException("feature view " + viewId + " is being materialized or maintained "
+                        + "elsewhere");
+            }
+            throw e;
+        }
+        try (Statement s = c.createStatement()) {
+            s.execute("SET LOCAL lock_timeout = 0");
+        }
+        return st;
     }
 
     public void setState(String viewId, String state, String message) {

@@ -44,9 +44,10 @@ public final class Materializer {
     private final OfflineFeatures offline;
     private final MaterializeHooks hooks;
 
-    /** The tiles a round leaves, cached once its transaction committed. */
     /** Source commits one round takes at most. */
     static final int MAX_COMMITS = 200;
+    /** How long a round waits for another round's lock on the view, well below the connection's socket timeout. */
+    static final long LOCK_WAIT_MS = 10_000;
 
     private record Pending(String viewId, long version, Map<TileKey, Aggregate> tiles) {}
 
@@ -70,8 +71,16 @@ public final class Materializer {
                     store.cache(pending.viewId(), pending.version(), pending.tiles());
                 }
                 return r;
-            } catch (SQLException | RuntimeException e) {
+            } catch (FeatureViewBusyException e) {
                 c.rollback();
+                return MaterializeResult.busy();
+            } catch (SQLException | RuntimeException e) {
+                // A connection the failure closed cannot roll back: keep the failure, not the rollback's complaint.
+                try {
+                    c.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
                 throw e;
             }
         } catch (SQLException e) {
@@ -81,7 +90,7 @@ public final class Materializer {
     }
 
     private MaterializeResult round(Connection c, FeatureViewSpec spec) throws SQLException {
-        FeatureState st = store.state(c, spec.id(), true);
+        FeatureState st = store.lockState(c, spec.id(), LOCK_WAIT_MS);
         if (st == null) {
             throw new FeatureViewGoneException("feature view " + spec.name() + " was deleted");
         }

@@ -11,7 +11,7 @@ import io.tributary.logs.LogContext;
 import org.jboss.logging.Logger;
 
 /**
- * Maintenance of ingestion tables (SPEC 4), the same for the server's schedule and the backfill function: small files
+ * Maintenance of ingestion tables (SPEC 4) and offline feature tables (SPEC 10.3), the same for the server's schedule and the backfill function: small files
  * are compacted without changing any row, then data files no reader needs are vacuumed. Both run next to the stream's
  * own commits: compaction rebases over concurrent appends (Kernel's conflict checker) and gives up until the next run
  * only when another rewrite removed the same files; vacuum leaves every referenced, recently removed or recently
@@ -31,7 +31,12 @@ public final class TableMaintenance {
     public record TableResult(Optional<Long> compactedVersion, int filesVacuumed, long bytesVacuumed) {}
 
     /** What a run over many tables did; {@code errors} counts the tables left for the next run. */
-    public record Summary(int tablesMaintained, int tablesCompacted, int filesVacuumed, long bytesVacuumed, int errors) {}
+    public record Summary(int tablesMaintained, int tablesCompacted, int filesVacuumed, long bytesVacuumed, int errors) {
+        public static Summary sum(Summary a, Summary b) {
+            return new Summary(a.tablesMaintained + b.tablesMaintained, a.tablesCompacted + b.tablesCompacted,
+                    a.filesVacuumed + b.filesVacuumed, a.bytesVacuumed + b.bytesVacuumed, a.errors + b.errors);
+        }
+    }
 
     /** Unfenced: for tables nobody deletes meanwhile (tests, tools). */
     public TableMaintenance(Tables tables, MaintenanceSettings settings) {

@@ -57,6 +57,8 @@ class FeatureViewsServerTest {
     Tables tables;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
+    @ConfigProperty(name = "tributary.warehouse")
+    String warehouse;
 
     @AfterEach
     void noHooks() {
@@ -330,11 +332,166 @@ class FeatureViewsServerTest {
                 }
             }
 
+            // The batch form: a spine of (entity, time, label) rows in a registered Delta table; the output table
+            // has each row with its features as of its time, equal to the per-key lookup and to the reference (which
+            // only sees records before the time), labels carried along.
+            String spineLocation = warehouse + "/external/" + unique("spine");
+            org.apache.avro.Schema spineSchema = org.apache.avro.SchemaBuilder.record("spine").fields()
+                    .name("value_user_id").type().nullable().stringType().noDefault()
+                    .name("as_of").type(org.apache.avro.LogicalTypes.timestampMicros().addToSchema(
+                            org.apache.avro.Schema.create(org.apache.avro.Schema.Type.LONG))).noDefault()
+                    .name("label").type().doubleType().noDefault()
+                    .endRecord();
+            io.tributary.delta.DeltaTable spineTable = tables.create(spineLocation, spineSchema, Map.of());
+            List<org.apache.avro.generic.GenericRecord> spineRows = new ArrayList<>();
+            for (int i = 0; i < asked.size(); i++) {
+                org.apache.avro.generic.GenericRecord r = new org.apache.avro.generic.GenericData.Record(spineSchema);
+                r.put("value_user_id", "u" + asked.get(i)[0]);
+                r.put("as_of", asked.get(i)[1] * 1000);
+                r.put("label", (double) i);
+                spineRows.add(r);
+            }
+            for (String odd : new String[] {"nobody", null}) {
+                org.apache.avro.generic.GenericRecord r = new org.apache.avro.generic.GenericData.Record(spineSchema);
+                r.put("value_user_id", odd);
+                r.put("as_of", (ref.maxEvent() + 20 * MIN) * 1000);
+                r.put("label", -1.0);
+                spineRows.add(r);
+            }
+            spineTable.commitExclusive(spineTable.status().version(), List.of(spineTable.writeDataFile(spineRows)),
+                    Map.of());
+            String spine = "ext." + unique("pit") + ".spine";
+            as(ALICE).body("{\"name\": \"" + spine + "\", \"storage_location\": \"" + spineLocation + "\"}")
+                    .post("/api/2.1/unity-catalog/tables").then().statusCode(200);
+            String training = spine.replace(".spine", ".training");
+            JsonPath pitAnswer = as(ALICE).body("{\"spine_table\": \"" + spine + "\", \"output_table\": \"" + training
+                    + "\"}").post(VIEWS + "/" + view + "/point-in-time").then().statusCode(200).extract().jsonPath();
+            assertThat(pitAnswer.getLong("rows")).isEqualTo(spineRows.size());
+            String trainingLocation = pitAnswer.getString("output_table_location");
+            Map<String, Map<String, Object>> batch = new HashMap<>();
+            try (TableRows rows = tables.read(trainingLocation)) {
+                while (rows.hasNext()) {
+                    Map<String, Object> row = rows.next();
+                    batch.put(row.get("value_user_id") + "|" + ((Instant) row.get("as_of")).toEpochMilli(), row);
+                }
+            }
+            assertThat(batch).hasSize(spineRows.size());
+            for (int from = 0; from < pit.size(); from += 500) {
+                List<String> part = pit.subList(from, Math.min(pit.size(), from + 500));
+                List<Map<String, Object>> got = as(ALICE).body("{\"keys\": [" + String.join(", ", part) + "]}")
+                        .post(VIEWS + "/" + view + "/lookup").then().statusCode(200).extract().body().asString()
+                        .transform(FeatureViewsServerTest::results);
+                for (int i = 0; i < part.size(); i++) {
+                    long[] a = asked.get(from + i);
+                    String user = "u" + a[0];
+                    Map<String, Object> row = batch.get(user + "|" + a[1]);
+                    assertThat(row).as("%s as of %s in the output", user, Instant.ofEpochMilli(a[1])).isNotNull();
+                    assertThat(row.get("label")).isEqualTo((double) (from + i));
+                    for (Ref f : FEATURES) {
+                        String what = user + " batch as of " + Instant.ofEpochMilli(a[1]) + " " + f.name();
+                        assertEqual(what, row.get(f.name()), ref.pointInTime(user, f, a[1]));
+                        assertEqual(what + " (lookup)", row.get(f.name()),
+                                got.get(i) == null ? null : got.get(i).get(f.name()));
+                    }
+                }
+            }
+            for (String odd : new String[] {"nobody", null}) {
+                Map<String, Object> row = batch.get(odd + "|" + (ref.maxEvent() + 20 * MIN));
+                assertThat(row).as("spine row of %s", odd).isNotNull();
+                for (Ref f : FEATURES) {
+                    assertThat(row.get(f.name())).isNull();
+                }
+            }
+            assertThat(pitAnswer.getLong("rows_with_features")).isEqualTo(asked.stream()
+                    .filter(a -> FEATURES.stream().anyMatch(f -> ref.hasWindow("u" + a[0], f, a[1]))).count());
+            // Bad requests name the field; an existing output is a 409.
+            as(ALICE).body("{\"spine_table\": \"" + spine + "\", \"output_table\": \"" + training + "\"}")
+                    .post(VIEWS + "/" + view + "/point-in-time").then().statusCode(409)
+                    .body("message", containsString("output_table"));
+            as(ALICE).body("{\"spine_table\": \"" + spine + "\", \"output_table\": \"" + training + "2\", "
+                    + "\"timestamp_column\": \"label\"}").post(VIEWS + "/" + view + "/point-in-time").then()
+                    .statusCode(400).body("message", containsString("timestamp_column"));
+            as(ALICE).body("{\"output_table\": \"" + training + "2\"}").post(VIEWS + "/" + view + "/point-in-time")
+                    .then().statusCode(400).body("message", containsString("spine_table"));
+            as(ALICE).body("{\"spine_table\": \"" + spine + "_none\", \"output_table\": \"" + training + "2\"}")
+                    .post(VIEWS + "/" + view + "/point-in-time").then().statusCode(404)
+                    .body("message", containsString("spine_table"));
+            assertThat(tables.exists(trainingLocation + "2")).as("no output for a refused request").isFalse();
+
             // Deleting the view drops its online state and its offline table.
             as(ALICE).delete(VIEWS + "/" + view).then().statusCode(200);
             as(ALICE).get(VIEWS + "/" + view).then().statusCode(404);
             assertThat(tables.exists(offline)).isFalse();
         }
+    }
+
+    @Inject
+    MaintenanceRuns maintenance;
+
+    /**
+     * The offline table gets one small file per round; table maintenance compacts it like an ingestion table (under
+     * the view's state row lock), every window stays exactly once with its value, and rounds go on after it.
+     */
+    @Test
+    void maintenanceCompactsTheOfflineTableAndRoundsGoOnExactlyOnce() throws Exception {
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            String topic = unique("tx");
+            String stream = stream(topics, topic);
+            String view = stream.replace(".transactions", ".counts");
+            as(ALICE).body("{\"name\": \"" + view + "\", \"source\": {\"stream_name\": \"" + stream + "\"}, "
+                    + "\"entity_columns\": [\"value.user_id\"], \"timestamp_column\": \"value.event_time\", "
+                    + "\"features\": [{\"name\": \"n_1m\", \"function\": \"count\", \"window\": "
+                    + "{\"tumbling\": {\"duration\": \"1m\"}}}]}").post(VIEWS).then().statusCode(200);
+            awaitCaughtUp(view, 0);
+            String offline = status(view).getString("offline_table_location");
+            Map<String, Long> expected = new TreeMap<>();
+            long sent = 0;
+            for (int chunk = 0; chunk < 6; chunk++) {
+                if (chunk == 4) {
+                    int before = tables.dataFiles(offline).size();
+                    Map<String, Long> rowsBefore = counts(offline);
+                    assertThat(before).as("one file per round with final windows").isGreaterThanOrEqualTo(3);
+                    io.tributary.maintenance.TableMaintenance.Summary summary = maintenance.runAll();
+                    assertThat(summary.errors()).isZero();
+                    assertThat(tables.dataFiles(offline)).as("the offline table compacted").hasSize(1);
+                    assertThat(counts(offline)).isEqualTo(rowsBefore);
+                }
+                for (int i = 0; i < 5; i++) {
+                    long ts = BASE + chunk * 2 * MIN + i * 10_000L;
+                    send(topics, topic, new Rec("u" + (i % 2), 1, ts));
+                    sent++;
+                }
+                topics.flush();
+                awaitIngested(stream, sent);
+                awaitCaughtUp(view, sent);
+            }
+            // Windows end at or below the watermark (lateness 0: the greatest event time) to be final.
+            long watermark = BASE + 5 * 2 * MIN + 4 * 10_000L;
+            for (int chunk = 0; chunk < 6; chunk++) {
+                for (int i = 0; i < 5; i++) {
+                    long ts = BASE + chunk * 2 * MIN + i * 10_000L;
+                    long start = Math.floorDiv(ts, MIN) * MIN;
+                    if (start + MIN <= watermark) {
+                        expected.merge("u" + (i % 2) + "|" + start, 1L, Long::sum);
+                    }
+                }
+            }
+            assertThat(counts(offline)).isEqualTo(expected);
+            as(ALICE).delete(VIEWS + "/" + view).then().statusCode(200);
+        }
+    }
+
+    /** (entity|window start) → count, failing on a window written twice. */
+    private Map<String, Long> counts(String offline) {
+        Map<String, Long> out = new TreeMap<>();
+        try (TableRows rows = tables.read(offline)) {
+            while (rows.hasNext()) {
+                Map<String, Object> row = rows.next();
+                String key = row.get("value_user_id") + "|" + ((Instant) row.get("window_start")).toEpochMilli();
+                assertThat(out.put(key, (Long) row.get("n_1m"))).as("window %s written once", key).isNull();
+            }
+        }
+        return out;
     }
 
     /** Doubles as doubles (RestAssured's default reads them as floats). */

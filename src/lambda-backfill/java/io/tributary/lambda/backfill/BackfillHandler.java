@@ -99,7 +99,17 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
         } catch (Throwable e) {
             throw new IllegalStateException("cannot list the ingestion tables to maintain", e);
         }
-        return maintenance.maintainAll(locations);
+        TableMaintenance.Summary streams = maintenance.maintainAll(locations);
+        // The feature views' offline tables, each under its view's state row lock (no round appends meanwhile).
+        java.util.Map<String, String> offline;
+        try {
+            offline = features.offlineTables();
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot list the offline feature tables to maintain: %s", e.getMessage());
+            return streams;
+        }
+        return TableMaintenance.Summary.sum(streams, new TableMaintenance(tables, maintenance.settings(),
+                location -> features.offlineGuard(offline.get(location))).maintainAll(List.copyOf(offline.keySet())));
     }
 
     /**

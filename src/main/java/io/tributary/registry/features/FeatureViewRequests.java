@@ -40,4 +40,11 @@ public final class FeatureViewRequests {
 
     /** Keys by the entity column names (value.user_id → value_user_id), each with an optional {@code as_of}. */
     public record Lookup(List<Map<String, Object>> keys) implements ApiRequest {}
+
+    /**
+     * The batch point-in-time form: the spine (a table of entity columns and a time, by name), the new table the
+     * features as of each row go to, and the spine's time column (default {@code as_of}).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PointInTime(String spineTable, String outputTable, String timestampColumn) implements ApiRequest {}
 }

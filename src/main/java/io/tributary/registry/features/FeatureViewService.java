@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.smallrye.mutiny.Uni;
 import io.tributary.delta.TableChanges;
+import io.tributary.delta.TableExistsException;
 import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.Tables;
 import io.tributary.features.EntityKeys;
@@ -14,6 +15,7 @@ import io.tributary.features.FeatureState;
 import io.tributary.features.FeatureViewCompiler;
 import io.tributary.features.FeatureViewSpec;
 import io.tributary.features.OfflineFeatures;
+import io.tributary.features.PointInTime;
 import io.tributary.registry.online.SyncedTableStore;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
@@ -226,6 +228,61 @@ public class FeatureViewService {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("results", out);
             return new JsonBody(RegistryJson.MAPPER.writeValueAsBytes(body));
+        });
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record PointInTimeResult(String outputTable, String outputTableLocation, long outputVersion, long rows,
+            long rowsWithFeatures, List<String> spineColumnsNotCopied) {}
+
+    /**
+     * Writes the features as of each row of the spine table to a new table (SPEC 10.1): SELECT on the view's source and
+     * on the spine; the output goes to the default location of its name, which must be free (409).
+     */
+    public Uni<PointInTimeResult> pointInTime(Principal caller, String nameParam,
+            FeatureViewRequests.PointInTime request) {
+        String fullName = String.join(".", Names.threePart("name", nameParam));
+        if (request.spineTable() == null) {
+            throw ApiException.invalid("spine_table", "is required: the table of entity columns and a time, "
+                    + "\"catalog.schema.table\"");
+        }
+        if (request.outputTable() == null) {
+            throw ApiException.invalid("output_table", "is required: the name of the new table, "
+                    + "\"catalog.schema.table\"");
+        }
+        String spineName = String.join(".", Names.threePart("spine_table", request.spineTable()));
+        List<String> out = Names.threePart("output_table", request.outputTable());
+        String outName = String.join(".", out);
+        String tsColumn = request.timestampColumn() == null ? "as_of" : request.timestampColumn();
+        return Blocking.call(() -> {
+            FeatureViewRow row = readable(caller, fullName);
+            FeatureViewSpec spec = spec(row);
+            SyncedTableStore.Source spine = sources.source(spineName);
+            List<String> sp = Names.threePart("spine_table", spineName);
+            String spineLocation = spine.registeredLocation() != null ? spine.registeredLocation()
+                    : tables.defaultLocation(sp.get(0), sp.get(1), sp.get(2));
+            if (!tables.exists(spineLocation)) {
+                throw ApiException.notFound("spine_table: table '" + spineName + "' does not exist (no Delta table "
+                        + "at " + spineLocation + ")");
+            }
+            AccessPolicy.require(caller, spine.owner(), sources.privileges(spineName, caller.name()),
+                    Privilege.SELECT, "table", spineName);
+            String outLocation = tables.defaultLocation(out.get(0), out.get(1), out.get(2));
+            if (sources.source(outName).registeredLocation() != null || registry.tableAt(outLocation)
+                    || tables.exists(outLocation)) {
+                throw ApiException.exists("output_table: a table '" + outName + "' already exists (at "
+                        + outLocation + "); choose another name");
+            }
+            try {
+                PointInTime.Result r = new PointInTime(tables).run(spec, spineLocation, tsColumn, outLocation);
+                return new PointInTimeResult(outName, outLocation, r.outputVersion(), r.rows(), r.matched(),
+                        r.columnsNotCopied());
+            } catch (FeatureDefinitionException e) {
+                throw ApiException.invalid(e.field(), e.getMessage());
+            } catch (TableExistsException e) {
+                throw ApiException.exists("output_table: a table '" + outName + "' already exists (at "
+                        + outLocation + "); choose another name");
+            }
         });
     }
 

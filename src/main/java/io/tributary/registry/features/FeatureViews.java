@@ -3,6 +3,7 @@ package io.tributary.registry.features;
 import io.quarkus.runtime.ShutdownEvent;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
+import io.tributary.delta.WriteGuard;
 import io.tributary.features.FeatureDefinitionException;
 import io.tributary.features.FeatureLookup;
 import io.tributary.features.FeatureState;
@@ -122,7 +123,7 @@ public class FeatureViews {
             fail(row, e.getMessage() + "; materialization stopped");
             return Optional.empty();
         } catch (RuntimeException e) {
-            fail(row, "the last round failed and is retried at the next commit or catch-up: " + e.getMessage());
+            fail(row, "the last round failed and is retried at the next commit or catch-up: " + e.getMessage(), e);
             return Optional.empty();
         }
     }
@@ -150,6 +151,28 @@ public class FeatureViews {
         return n;
     }
 
+    /** Every view's offline table location, with its view's id: what table maintenance compacts besides streams. */
+    public Map<String, String> offlineTables() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (FeatureViewRow row : registry.list("")) {
+            out.put(row.offlineLocation(), row.id());
+        }
+        return out;
+    }
+
+    /**
+     * The guard maintenance rewrites a view's offline table in: the view's state row locked, so no round appends
+     * meanwhile (its append is based on the version it read) and a delete waits; a deleted view's table is skipped.
+     */
+    public WriteGuard offlineGuard(String viewId) {
+        return new WriteGuard() {
+            @Override
+            public <T> Optional<T> run(java.util.function.Supplier<T> write) {
+                return store().whileLocked(viewId, write);
+            }
+        };
+    }
+
     public void submitFirst(FeatureViewRow row) {
         background.submit(() -> run(row));
     }
@@ -167,7 +190,12 @@ public class FeatureViews {
     }
 
     private void fail(FeatureViewRow row, String message) {
-        LOG.warnf("feature view %s: %s", row.fullName(), message);
+        fail(row, message, null);
+    }
+
+    /** {@code cause}, when given, is logged with its stack and causes (the state keeps the message only). */
+    private void fail(FeatureViewRow row, String message, Throwable cause) {
+        LOG.warnf(cause, "feature view %s: %s", row.fullName(), message);
         try {
             store().setState(row.id(), FeatureState.FAILED, message);
         } catch (RuntimeException e) {
