@@ -18,12 +18,7 @@ final class ProtoDecoder implements Decoder {
     ProtoDecoder(Descriptor message, ProtoTypeMapper.Converter converter, ProtoWireReader.Plan plan) {
         this.message = message;
         this.converter = converter;
-        this.wire = wireDecoding() ? new ProtoWireReader(plan, message.getFullName()) : null;
-    }
-
-    /** Read when a decoder is made, so a test or bench can make decoders of both kinds side by side. */
-    static boolean wireDecoding() {
-        return !"false".equals(System.getProperty("tributary.ingest.direct-write"));
+        this.wire = DirectDecoding.enabled() ? new ProtoWireReader(plan, message.getFullName()) : null;
     }
 
     @Override
