@@ -15,8 +15,13 @@ final class AvroDecoder implements Decoder {
     private final ResolvingDecoder resolving;
     private final BoundedBinaryDecoder binary = new BoundedBinaryDecoder();
 
+    /** Datums written with the reader schema itself are read without the resolving decoder (null then). */
     AvroDecoder(Schema writer, Schema reader, AvroValueReader root) {
         this.root = root;
+        if (writer.equals(reader) && DirectDecoding.enabled()) {
+            this.resolving = null;
+            return;
+        }
         try {
             this.resolving = DecoderFactory.get().resolvingDecoder(writer, reader, null);
         } catch (IOException e) {
@@ -32,9 +37,14 @@ final class AvroDecoder implements Decoder {
     Object decode(byte[] bytes, int offset, int length) throws DecodeException {
         binary.reset(bytes, offset, length);
         try {
-            resolving.configure(binary);
-            Object value = root.read(resolving);
-            resolving.drain();
+            Object value;
+            if (resolving == null) {
+                value = root.read(binary);
+            } else {
+                resolving.configure(binary);
+                value = root.read(resolving);
+                resolving.drain();
+            }
             if (!binary.isEnd()) {
                 throw new DecodeException("bytes left over after the Avro datum");
             }

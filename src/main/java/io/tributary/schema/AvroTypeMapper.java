@@ -151,12 +151,13 @@ final class AvroTypeMapper {
             }
         }
         if (members.isEmpty()) {
-            return new Mapped(ColumnTypes.nullable(ColumnTypes.string()), AvroValueReader.NULL);
+            return new Mapped(ColumnTypes.nullable(ColumnTypes.string()),
+                    AvroValueReader.singleBranch(AvroValueReader.NULL));
         }
         if (members.size() == 1) {
             Mapped only = map(branches.get(members.get(0)), path);
             if (nullIndex < 0) {
-                return only;
+                return new Mapped(only.type, AvroValueReader.singleBranch(only.reader));
             }
             return new Mapped(ColumnTypes.nullable(only.type), AvroValueReader.nullable(nullIndex, only.reader));
         }

@@ -6,11 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.Schema;
 
-/** .proto text plus message name to a column type and DynamicMessage decoders (SPEC 4.1, 4.2). */
+/** .proto text plus message name to a column type and decoders (SPEC 4.1, 4.2). */
 final class ProtoSchemaCompiler {
-    record Compiled(Descriptor message, Schema columnSchema, ProtoTypeMapper.Converter converter) {
+    record Compiled(Descriptor message, Schema columnSchema, ProtoTypeMapper.Converter converter,
+            ProtoWireReader.Plan plan) {
         Decoder newDecoder() {
-            return new ProtoDecoder(message, converter);
+            return new ProtoDecoder(message, converter, plan);
         }
     }
 
@@ -21,7 +22,8 @@ final class ProtoSchemaCompiler {
         FileDescriptor file = ProtoFileParser.parse(text, field + ".schema_text");
         Descriptor message = findMessage(file, messageName, field + ".message_name");
         ProtoTypeMapper.Mapped mapped = new ProtoTypeMapper(field + ".schema_text", names).map(message);
-        return new Compiled(message, mapped.type(), mapped.converter());
+        return new Compiled(message, mapped.type(), mapped.converter(), new ProtoWireReader.Plan(message,
+                mapped.type()));
     }
 
     static Descriptor findMessage(FileDescriptor file, String messageName, String field) {

@@ -33,8 +33,8 @@ final class ProtoTypeMapper {
 
     record Mapped(Schema type, Converter converter) {}
 
-    private static final String TIMESTAMP = "google.protobuf.Timestamp";
-    private static final Set<String> WRAPPERS = Set.of("google.protobuf.DoubleValue", "google.protobuf.FloatValue",
+    static final String TIMESTAMP = "google.protobuf.Timestamp";
+    static final Set<String> WRAPPERS = Set.of("google.protobuf.DoubleValue", "google.protobuf.FloatValue",
             "google.protobuf.Int64Value", "google.protobuf.UInt64Value", "google.protobuf.Int32Value",
             "google.protobuf.UInt32Value", "google.protobuf.BoolValue", "google.protobuf.StringValue",
             "google.protobuf.BytesValue");

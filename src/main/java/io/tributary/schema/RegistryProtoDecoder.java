@@ -17,9 +17,10 @@ final class RegistryProtoDecoder implements Decoder {
     /** Writer id and message indexes to the written message's full name. */
     private final Map<String, String> writtenTypes = new HashMap<>();
 
-    RegistryProtoDecoder(RegistryClient client, Descriptor message, ProtoTypeMapper.Converter converter) {
+    RegistryProtoDecoder(RegistryClient client, Descriptor message, ProtoTypeMapper.Converter converter,
+            ProtoWireReader.Plan plan) {
         this.client = client;
-        this.payload = new ProtoDecoder(message, converter);
+        this.payload = new ProtoDecoder(message, converter, plan);
         this.messageName = message.getFullName();
     }
 

@@ -112,8 +112,9 @@ final class RegistrySchemaCompiler {
             ProtoTypeMapper.Mapped mapped = new ProtoTypeMapper(what, names).map(message);
             evolution = new RegistryEvolution(client, pinned, message.getFullName(), (writer, name) -> build(pinned,
                     client, writer, name, subjectField, recordPrefix, checked), checked);
+            ProtoWireReader.Plan plan = new ProtoWireReader.Plan(message, mapped.type());
             side = new CompiledSide(pinned, recordPrefix, mapped.type(),
-                    () -> new RegistryProtoDecoder(client, message, mapped.converter()), rebuild, evolution,
+                    () -> new RegistryProtoDecoder(client, message, mapped.converter(), plan), rebuild, evolution,
                     registered.version());
         }
         evolution.attach(side);

@@ -82,7 +82,9 @@ import org.junit.jupiter.api.io.TempDir;
  * footer) writes the same files as the parquet-avro path ({@link Rows} as Avro rows, statistics row by row): the same
  * records go through both into two tables, which Delta Kernel's stock engine (not io.tributary.delta) reads back, and
  * their rows, Parquet schemas and committed statistics must be equal. Each format with nested structs, arrays, maps,
- * NULLs at every level, long and non-ASCII strings, NaN, and undecodable records; with rescue off and on.
+ * NULLs at every level, long and non-ASCII strings, NaN, unions (Protobuf: a oneof, a Timestamp, a wrapper), and
+ * undecodable records; with rescue off and on. The old path decodes as before issue #17 (Protobuf through
+ * DynamicMessage), the new one as ingestion does now.
  */
 class DirectWriteTest {
     private static final Engine ENGINE = DefaultEngine.create(new Configuration());
@@ -130,6 +132,8 @@ class DirectWriteTest {
     static final String PROTO_SCHEMA = """
         syntax = "proto3";
         package com.example;
+        import "google/protobuf/timestamp.proto";
+        import "google/protobuf/wrappers.proto";
 
         message Order {
           int64 id = 1;
@@ -143,6 +147,9 @@ class DirectWriteTest {
           map<string, int64> counts = 9;
           Kind kind = 10;
           repeated Address past = 11;
+          oneof pay { string card = 12; Address billing = 13; }
+          google.protobuf.Timestamp at = 14;
+          google.protobuf.Int64Value maybe = 15;
           enum Kind { A = 0; B = 1; }
         }
 
@@ -191,8 +198,15 @@ class DirectWriteTest {
         DeltaTable oldTable = tables.create(oldLocation, schema.rowSchema(), Map.of(new PartitionKey("orders", 0), 0L));
         DeltaTable newTable = tables.create(newLocation, schema.rowSchema(), Map.of(new PartitionKey("orders", 0), 0L));
 
-        Rows oldRows = new Rows(schema.rowSchema(), schema.keySide().newDecoder(), schema.valueSide().newDecoder(),
-                records);
+        // The path before issue #17 decodes as it did then too (Protobuf through DynamicMessage).
+        Rows oldRows;
+        System.setProperty("tributary.ingest.direct-write", "false");
+        try {
+            oldRows = new Rows(schema.rowSchema(), schema.keySide().newDecoder(), schema.valueSide().newDecoder(),
+                    records);
+        } finally {
+            System.clearProperty("tributary.ingest.direct-write");
+        }
         DataFile oldFile = oldTable.writeDataFile(oldRows);
         Rows newRows = new Rows(schema.rowSchema(), schema.keySide().newDecoder(), schema.valueSide().newDecoder(),
                 records);
@@ -355,6 +369,22 @@ class DirectWriteTest {
             o.writeEnum(10, i % 2);
             if (i % 3 == 2) {
                 o.writeBytes(11, ByteString.copyFrom(message(a -> a.writeString(1, "old-" + i))));
+            }
+            // A oneof written twice: the last member wins, the other is NULL.
+            if (i % 4 == 1) {
+                o.writeString(12, "card-" + i);
+            }
+            if (i % 6 == 1) {
+                o.writeBytes(13, ByteString.copyFrom(message(a -> a.writeString(1, "bill-" + i))));
+            }
+            if (i % 8 != 3) {
+                o.writeBytes(14, ByteString.copyFrom(message(t -> {
+                    t.writeInt64(1, 1_760_000_000L + i * 61L);
+                    t.writeInt32(2, i % 3 == 0 ? 0 : 123_456_789);
+                })));
+            }
+            if (i % 5 == 2) {
+                o.writeBytes(15, ByteString.copyFrom(message(w -> w.writeInt64(1, i % 10 == 2 ? 0 : -i))));
             }
         });
     }

@@ -237,6 +237,9 @@ public final class IngestBench {
         if (rescueRounds != null) {
             RescueBench.run(bootstrap, topic, records, tables, settings, fromStart, Integer.parseInt(rescueRounds));
         }
+        if (System.getenv("BENCH_NO_FIRST") == null) {
+            firstRecord(bootstrap, tables, settings, format, 3);
+        }
         if (System.getenv("BENCH_NO_FRESHNESS") == null) {
             // BENCH_TRIGGERS: the trigger intervals (ms) to measure freshness at, each on a fresh topic and stream.
             for (String trigger : System.getenv().getOrDefault("BENCH_TRIGGERS", "1000").split(",")) {
@@ -274,6 +277,52 @@ public final class IngestBench {
                 throw new IllegalStateException("no bytes read");
             }
             return seen / seconds;
+        }
+    }
+
+    /**
+     * A new stream's first record, as a user who creates a stream waits for it (the JVM is warm, the stream is not:
+     * its consumer joins, its table is created, its decoders and writer start): a record already in a fresh topic,
+     * timed from the stream's start to the commit that holds it; then one record produced once that commit is in,
+     * timed from send to the commit that holds it.
+     */
+    static void firstRecord(String bootstrap, Tables tables, PipelineSettings settings, String format, int rounds)
+            throws Exception {
+        SchemaSource valueSchema = valueSchema(format);
+        for (int round = 0; round < rounds; round++) {
+            String topic = "first_" + format + "_" + round;
+            try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap);
+                    KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                            bootstrap), new ByteArraySerializer(), new ByteArraySerializer())) {
+                topics.createTopic(topic, 6);
+                Random random = new Random(round);
+                producer.send(new ProducerRecord<>(topic, 0, null, record(format, 0, random))).get();
+                Map<PartitionKey, Long> fromStart = new HashMap<>();
+                for (int p = 0; p < 6; p++) {
+                    fromStart.put(new PartitionKey(topic, p), 0L);
+                }
+                long created = System.nanoTime();
+                PipelineSpec spec = KafkaStreamFixture.create(tables, "first_" + format + "_" + round,
+                        new Subscription.Topics(List.of(topic)), new SchemaSource.Plain(), valueSchema, fromStart,
+                        Map.of("bootstrap.servers", bootstrap));
+                StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, spec, settings);
+                pipeline.start();
+                while (pipeline.status().rowsIngested() < 1) {
+                    Thread.sleep(2);
+                }
+                double first = (System.nanoTime() - created) / 1e6;
+                long sent = System.nanoTime();
+                producer.send(new ProducerRecord<>(topic, 1, null, record(format, 1, random))).get();
+                while (pipeline.status().rowsIngested() < 2) {
+                    Thread.sleep(2);
+                }
+                double live = (System.nanoTime() - sent) / 1e6;
+                pipeline.stop();
+                System.out.printf("new stream's first record (%s, round %d, trigger %d ms): waiting record committed"
+                        + " %.0f ms after the stream was created; next record %.0f ms from send to committed (load"
+                        + " %.1f)%n", format, round + 1, settings.triggerInterval().toMillis(), first, live,
+                        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            }
         }
     }
 
