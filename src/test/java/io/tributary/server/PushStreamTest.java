@@ -209,6 +209,21 @@ class PushStreamTest {
         again.close();
     }
 
+    /** A batch as large as the HTTP body may be (4 MB) goes in one message; the WebSocket default is 64 KB. */
+    @Test
+    void aBatchOfMegabytesGoesInOneMessage() throws Exception {
+        Created s = create("json_schema", JSON_SCHEMA);
+        Client c = connect(ALICE, s.name(), null);
+        String big = batch("ws-big", 0, 30_000);
+        assertThat(big.length()).isBetween(2_000_000, 4_000_000);
+        c.send(big);
+        JsonNode ack = c.next();
+        assertThat(ack.has("error_code")).as("ack %s", ack).isFalse();
+        assertThat(ack.get("committed_sequence").asLong()).isZero();
+        assertThat(ids(s.location())).hasSize(30_000);
+        c.close();
+    }
+
     @Test
     void aGapIsRefusedWithTheExpectedSequenceAndTheConnectionGoesOn() throws Exception {
         Created s = create("json_schema", JSON_SCHEMA);
