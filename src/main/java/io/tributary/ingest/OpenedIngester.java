@@ -34,10 +34,17 @@ public record OpenedIngester(TableSnapshot table, StreamIngester ingester) {
         } catch (RuntimeException e) {
             // A delete removing the location under the read fails it with whatever the storage says; the guard
             // (which waits for a delete in flight) tells that from a real fault.
-            if (guard.run(() -> Boolean.TRUE).isEmpty()) {
-                StreamDeletedException gone = new StreamDeletedException(spec.tableLocation());
-                gone.addSuppressed(e);
-                throw gone;
+            boolean gone;
+            try {
+                gone = guard.run(() -> Boolean.TRUE).isEmpty();
+            } catch (RuntimeException unknown) {
+                e.addSuppressed(unknown);
+                throw e;
+            }
+            if (gone) {
+                StreamDeletedException deleted = new StreamDeletedException(spec.tableLocation());
+                deleted.addSuppressed(e);
+                throw deleted;
             }
             throw e;
         }

@@ -244,48 +244,12 @@ public final class StreamIngester {
      * same commit); {@code refilling}: partitions that stay marked for refill.
      */
     private Optional<CommitResult> write(MicroBatch batch, Map<String, String> ids, Set<PartitionKey> refilling) {
-        // Written by this call and no longer to be committed (their rows landed meanwhile): removed if the stream
-        // turns out deleted, since they lie under its location; otherwise orphans for maintenance.
-        List<DataFile> superseded = new ArrayList<>();
-        List<DataFile> written = new ArrayList<>();
-        try {
-            return write(batch, ids, refilling, superseded, written);
-        } catch (StreamDeletedException | SequenceGapException | TopicResets.Moved
-                 | java.util.concurrent.CancellationException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw deletedMeanwhile(e, written, superseded);
-        }
-    }
-
-    /**
-     * Only commits hold the guard: data files are written, and the log read, while a delete may be removing the
-     * location, which fails them with whatever the storage says (a missing directory, a vanished log file). Asked
-     * after such a failure, the guard (which waits for a delete in flight) tells a deleted stream from a real fault,
-     * so a writer that raced a delete reports the delete and removes what it wrote there.
-     */
-    private RuntimeException deletedMeanwhile(RuntimeException failure, List<DataFile> files,
-            List<DataFile> superseded) {
-        Optional<Boolean> registered;
-        try {
-            registered = guard.run(() -> Boolean.TRUE);
-        } catch (RuntimeException unknown) {
-            failure.addSuppressed(unknown);
-            return failure;
-        }
-        if (registered.isPresent()) {
-            return failure;
-        }
-        StreamDeletedException gone = deleted(files, superseded);
-        gone.addSuppressed(failure);
-        return gone;
-    }
-
-    private Optional<CommitResult> write(MicroBatch batch, Map<String, String> ids, Set<PartitionKey> refilling,
-            List<DataFile> superseded, List<DataFile> written) {
         Map<PartitionKey, Long> known = tablePositions.nexts();
         Pending pending = Pending.of(batch.partitions(), known);
         List<DataFile> files = null;
+        // Written by this call and no longer to be committed (their rows landed meanwhile): removed if the stream
+        // turns out deleted, since they lie under its location; otherwise orphans for maintenance.
+        List<DataFile> superseded = new ArrayList<>();
         long decodeFailures = 0;
         Map<PartitionKey, Long> failuresByPartition = Map.of();
         ExpiredOffsets expired = topicIds == null ? null : new ExpiredOffsets(topicIds);
@@ -309,8 +273,7 @@ public final class StreamIngester {
                 evolve(pending, superseded);
                 List<Rows> parts = rows.rows(pending);
                 stage = "write";
-                files = ParallelFiles.write(table, parts);
-                written.addAll(files);
+                files = writeFiles(parts, superseded);
                 decodeFailures = 0;
                 Map<PartitionKey, Long> failures = new HashMap<>();
                 for (Rows part : parts) {
@@ -433,6 +396,33 @@ public final class StreamIngester {
      * The guard found the stream gone: files written after its delete removed the table would otherwise stay under
      * the deleted location (and block re-creating a stream there).
      */
+    /**
+     * The batch's data files. Only commits hold the guard, so a delete may be removing the location while they are
+     * written, which fails the write with whatever the storage says (a missing directory, a vanished part file).
+     * Asked after such a failure, the guard (which waits for a delete in flight) tells a deleted stream from a real
+     * storage fault, so a writer that raced a delete reports the delete. The guard's own failures (the registry
+     * database unreachable) never come through here: only storage's do.
+     */
+    private List<DataFile> writeFiles(List<Rows> parts, List<DataFile> superseded) {
+        try {
+            return ParallelFiles.write(table, parts);
+        } catch (RuntimeException e) {
+            Optional<Boolean> registered;
+            try {
+                registered = guard.run(() -> Boolean.TRUE);
+            } catch (RuntimeException unknown) {
+                e.addSuppressed(unknown);
+                throw e;
+            }
+            if (registered.isEmpty()) {
+                StreamDeletedException gone = deleted(null, superseded);
+                gone.addSuppressed(e);
+                throw gone;
+            }
+            throw e;
+        }
+    }
+
     private StreamDeletedException deleted(List<DataFile> files, List<DataFile> superseded) {
         List<DataFile> written = new ArrayList<>(superseded);
         if (files != null) {
