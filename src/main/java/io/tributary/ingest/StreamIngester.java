@@ -393,10 +393,6 @@ public final class StreamIngester {
     }
 
     /**
-     * The guard found the stream gone: files written after its delete removed the table would otherwise stay under
-     * the deleted location (and block re-creating a stream there).
-     */
-    /**
      * The batch's data files. Only commits hold the guard, so a delete may be removing the location while they are
      * written, which fails the write with whatever the storage says (a missing directory, a vanished part file).
      * Asked after such a failure, the guard (which waits for a delete in flight) tells a deleted stream from a real
@@ -423,6 +419,10 @@ public final class StreamIngester {
         }
     }
 
+    /**
+     * The guard found the stream gone: files written after its delete removed the table would otherwise stay under
+     * the deleted location (and block re-creating a stream there).
+     */
     private StreamDeletedException deleted(List<DataFile> files, List<DataFile> superseded) {
         List<DataFile> written = new ArrayList<>(superseded);
         if (files != null) {
