@@ -23,4 +23,19 @@ public interface WriteGuard {
      *         deleted)
      */
     <T> Optional<T> run(Supplier<T> write);
+
+    /**
+     * Asked after {@code failure} of work done outside the guard (writing data files, opening the table): whether
+     * the owner is gone, which means a deletion was removing the table under that work. Waits for a deletion in
+     * flight. A guard that cannot answer says no and adds its own failure to {@code failure}, which stays the one
+     * to report.
+     */
+    default boolean ownerGoneAfter(RuntimeException failure) {
+        try {
+            return run(() -> Boolean.TRUE).isEmpty();
+        } catch (RuntimeException unknown) {
+            failure.addSuppressed(unknown);
+            return false;
+        }
+    }
 }

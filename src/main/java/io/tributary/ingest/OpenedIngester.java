@@ -32,16 +32,8 @@ public record OpenedIngester(TableSnapshot table, StreamIngester ingester) {
         try {
             table = tables.open(spec.tableLocation());
         } catch (RuntimeException e) {
-            // A delete removing the location under the read fails it with whatever the storage says; the guard
-            // (which waits for a delete in flight) tells that from a real fault.
-            boolean gone;
-            try {
-                gone = guard.run(() -> Boolean.TRUE).isEmpty();
-            } catch (RuntimeException unknown) {
-                e.addSuppressed(unknown);
-                throw e;
-            }
-            if (gone) {
+            // A delete removing the location under the read fails it with whatever the storage says.
+            if (guard.ownerGoneAfter(e)) {
                 StreamDeletedException deleted = new StreamDeletedException(spec.tableLocation());
                 deleted.addSuppressed(e);
                 throw deleted;

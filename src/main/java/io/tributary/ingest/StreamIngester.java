@@ -403,14 +403,7 @@ public final class StreamIngester {
         try {
             return ParallelFiles.write(table, parts);
         } catch (RuntimeException e) {
-            Optional<Boolean> registered;
-            try {
-                registered = guard.run(() -> Boolean.TRUE);
-            } catch (RuntimeException unknown) {
-                e.addSuppressed(unknown);
-                throw e;
-            }
-            if (registered.isEmpty()) {
+            if (guard.ownerGoneAfter(e)) {
                 StreamDeletedException gone = deleted(null, superseded);
                 gone.addSuppressed(e);
                 throw gone;

@@ -46,6 +46,16 @@ class StreamIngesterTest {
         tables.create(location, schema.rowSchema(), Map.of(new PartitionKey("t", 0), 0L));
     }
 
+    /** A guard that runs writes while {@code registered} holds, as the registry's does while the stream exists. */
+    static WriteGuard whileRegistered(AtomicBoolean registered) {
+        return new WriteGuard() {
+            @Override
+            public <T> Optional<T> run(Supplier<T> write) {
+                return registered.get() ? Optional.of(write.get()) : Optional.empty();
+            }
+        };
+    }
+
     StreamIngester ingester() {
         return new StreamIngester(tables.open(location), schema.rowSchema(), schema.keySide().newDecoder(),
                 schema.valueSide().newDecoder());
@@ -270,12 +280,7 @@ class StreamIngesterTest {
     @Test
     void aBatchWhoseGuardFindsTheStreamGoneCommitsNothingAndLeavesNoFile() throws Exception {
         AtomicBoolean registered = new AtomicBoolean(true);
-        WriteGuard guard = new WriteGuard() {
-            @Override
-            public <T> Optional<T> run(Supplier<T> write) {
-                return registered.get() ? Optional.of(write.get()) : Optional.empty();
-            }
-        };
+        WriteGuard guard = whileRegistered(registered);
         StreamIngester ingester = new StreamIngester(tables.open(location), schema, guard);
         assertThat(ingester.ingest(batch(0, 10, 0))).isPresent();
 
@@ -297,12 +302,7 @@ class StreamIngesterTest {
     @Test
     void aWriteFailingUnderARunningDeleteReportsTheDelete() throws Exception {
         AtomicBoolean registered = new AtomicBoolean(true);
-        WriteGuard guard = new WriteGuard() {
-            @Override
-            public <T> Optional<T> run(Supplier<T> write) {
-                return registered.get() ? Optional.of(write.get()) : Optional.empty();
-            }
-        };
+        WriteGuard guard = whileRegistered(registered);
         StreamIngester ingester = new StreamIngester(tables.open(location), schema, guard);
         assertThat(ingester.ingest(batch(0, 10, 0))).isPresent();
         tables.delete(location);
