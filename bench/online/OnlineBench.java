@@ -40,6 +40,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * probes' keys from PostgreSQL every 10 ms until each shows its sequence number (record produced -> row visible).
  * Lookups: 1,000 requests/s open loop (latency counts from each request's scheduled time) of 1-key and 100-key
  * POST .../lookup over loopback HTTP, next to the same rate of plain primary-key SELECTs over JDBC on the same table.
+ * Then the 1-key lookups and the SELECTs again with production stopped, and the server's GC pauses (its
+ * jvm_gc_pause_seconds metrics) during both 1-key phases: on a 2-core machine a young collection stops the lookups'
+ * event loops while every request that arrives meanwhile waits, which the SELECT, in another process, never sees.
  */
 public final class OnlineBench {
     static final String STREAMS = "/api/2.0/feature-engineering/streams";
@@ -238,7 +241,9 @@ public final class OnlineBench {
         long[] warm = b.httpPhase(lookupRate, 5, () -> oneKey(random, keys), lookup);
         long cpu0 = cpuMs(serverPid);
         long phase0 = System.nanoTime();
+        double[] gc0 = b.gcPauses();
         long[] one = b.httpPhase(lookupRate, lookupSeconds, () -> oneKey(random, keys), lookup);
+        double[] gcOne = b.gcPausesSince(gc0);
         long cpu1 = cpuMs(serverPid);
         long phase1 = System.nanoTime();
         long[] hundred = b.httpPhase(lookupRate, lookupSeconds, () -> manyKeys(random, keys, 100), lookup);
@@ -249,6 +254,12 @@ public final class OnlineBench {
         producerThread.join();
         producer.close();
         poller.join();
+        // The same 1-key lookups and SELECTs once production has stopped and the sync has caught up: the serving
+        // path's own latency, without ingestion, sync and their garbage competing for the machine's CPUs.
+        double[] gcQuiet0 = b.gcPauses();
+        long[] quietOne = b.httpPhase(lookupRate, lookupSeconds, () -> oneKey(random, keys), lookup);
+        double[] gcQuiet = b.gcPausesSince(gcQuiet0);
+        long[] quietSelect = jdbcPhase(jdbc, table, lookupRate, lookupSeconds, random, keys);
 
         long seconds = Math.max(1, (System.nanoTime() - t0) / 1_000_000_000L);
         long[] d = delays.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -260,6 +271,15 @@ public final class OnlineBench {
         row("lookup, 1 key (HTTP)", Arrays.copyOf(one, one.length - 1), one[one.length - 1]);
         row("lookup, 100 keys (HTTP)", Arrays.copyOf(hundred, hundred.length - 1), hundred[hundred.length - 1]);
         row("plain SELECT by primary key (JDBC)", Arrays.copyOf(select, select.length - 1), select[select.length - 1]);
+        row("production stopped: lookup, 1 key", Arrays.copyOf(quietOne, quietOne.length - 1),
+                quietOne[quietOne.length - 1]);
+        row("production stopped: plain SELECT", Arrays.copyOf(quietSelect, quietSelect.length - 1),
+                quietSelect[quietSelect.length - 1]);
+        if (gcOne != null && gcQuiet != null) {
+            System.out.printf(Locale.ROOT, "server GC pauses during the 1-key lookups: %.0f pauses, %.0f ms in all "
+                    + "while producing; %.0f pauses, %.0f ms with production stopped%n", gcOne[0], gcOne[1] * 1000,
+                    gcQuiet[0], gcQuiet[1] * 1000);
+        }
         if (serverPid > 0) {
             // CPU the server spent per request (its continuous sync and ingestion included): a figure a loaded
             // machine skews far less than latency.
@@ -270,9 +290,40 @@ public final class OnlineBench {
                     oneCpu, hundredCpu);
         }
         double ratio = pct(sorted(one), 0.99) / Math.max(1e-9, pct(sorted(select), 0.99));
-        System.out.printf(Locale.ROOT, "1-key lookup p99 / plain SELECT p99: %.2fx (warm-up: %d requests not "
-                + "counted)%n", ratio, warm.length - 1);
+        System.out.printf(Locale.ROOT, "1-key lookup p99 / plain SELECT p99: %.2fx while producing, %.2fx with "
+                + "production stopped (warm-up: %d requests not counted)%n", ratio,
+                pct(sorted(quietOne), 0.99) / Math.max(1e-9, pct(sorted(quietSelect), 0.99)), warm.length - 1);
         return 0;
+    }
+
+    /**
+     * The server's GC pauses so far, {count, seconds}, from the JVM metrics it serves ({@code jvm_gc_pause_seconds},
+     * every collector and cause added up); null when /q/metrics does not answer.
+     */
+    double[] gcPauses() {
+        try {
+            Answer a = send("GET", "/q/metrics", null).get(30, TimeUnit.SECONDS);
+            if (a.status() != 200) {
+                return null;
+            }
+            double count = 0;
+            double seconds = 0;
+            for (String line : a.body().split("\n")) {
+                if (line.startsWith("jvm_gc_pause_seconds_count{")) {
+                    count += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                } else if (line.startsWith("jvm_gc_pause_seconds_sum{")) {
+                    seconds += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return new double[] {count, seconds};
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    double[] gcPausesSince(double[] before) {
+        double[] now = gcPauses();
+        return before == null || now == null ? null : new double[] {now[0] - before[0], now[1] - before[1]};
     }
 
     /** User and system CPU of a process so far, from /proc (clock ticks of 10 ms); -1 when unknown. */

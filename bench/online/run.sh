@@ -4,6 +4,8 @@
 # synced table covers KEYS keys. RATE records/s are produced for the whole run; printed: the sync delay (record
 # produced -> row visible in PostgreSQL) p50/p99, and lookup latency p50/p99 for 1 and 100 keys at LOOKUP_RATE
 # requests/s over loopback HTTP, next to a plain primary-key SELECT over JDBC at the same rate on the same table.
+# Then, with production stopped and the sync caught up, the 1-key lookups and the SELECT once more (the serving
+# path without ingestion competing for the CPUs), and the server's GC pauses during both 1-key phases.
 #   bench/online/run.sh [--no-build]   env: RATE (5000), KEYS (100000), LOOKUP_SECONDS (20), LOOKUP_RATE (1000),
 #   PORT (18095), PGURL (postgresql://127.0.0.1:5432, user postgres)
 set -euo pipefail
