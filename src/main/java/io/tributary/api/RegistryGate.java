@@ -28,9 +28,7 @@ public class RegistryGate {
         }
         Object result = call.proceed();
         if (result instanceof Uni<?> work) {
-            @SuppressWarnings("unchecked")
-            Uni<Object> answer = (Uni<Object>) work;
-            return Uni.combine().any().of(answer, health.whenDown());
+            return health.untilDown(work);
         }
         return result;
     }

@@ -27,7 +27,7 @@ import org.jboss.logging.Logger;
  * own. Neither the reactive pool nor JDBC bounds how long a statement may wait on a database that stopped answering
  * (a network partition keeps the TCP connection open for many minutes), so without this a request would hang; with
  * it, requests are refused at once while the database is down and those already waiting fail as soon as the probe
- * sees it go ({@link #whenDown()}), both as 503 TEMPORARILY_UNAVAILABLE.
+ * sees it go ({@link #untilDown}), both as 503 TEMPORARILY_UNAVAILABLE.
  *
  * <p>A connection of its own rather than the pool's: a pool busy under load must not read as an outage.
  */
@@ -45,7 +45,7 @@ public class RegistryHealth {
      * Requests under way, failed when the database is found down. Each leaves the set when it ends, however it ends:
      * a shared future with a dependent stage per request kept every finished request's stage until the next outage.
      */
-    private final Set<UniEmitter<? super Object>> waiting = ConcurrentHashMap.newKeySet();
+    private final Set<UniEmitter<?>> waiting = ConcurrentHashMap.newKeySet();
     private volatile String failure;
     private volatile PgConnection connection;
     private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
@@ -93,8 +93,15 @@ public class RegistryHealth {
         return failure;
     }
 
-    /** Fails with 503 TEMPORARILY_UNAVAILABLE as soon as the database is found down (at once if it is down now). */
-    public Uni<Object> whenDown() {
+    /**
+     * {@code work}'s outcome, or 503 TEMPORARILY_UNAVAILABLE as soon as the database is found down while it runs (at
+     * once if it is down now). The work is not cancelled by the outage: it ends on its own (a transaction cut off
+     * mid-way fails and rolls back, or commits if its COMMIT got through) and its outcome is then dropped. Cancelling
+     * it instead (Mutiny's {@code Uni.combine().any()}) left a Hibernate Reactive session running on after its
+     * cancellation, and cost every request two exceptions with full stack traces (the cancelled futures'), although
+     * nearly every request ends long before any outage.
+     */
+    public <T> Uni<T> untilDown(Uni<T> work) {
         ensureStarted();
         return Uni.createFrom().emitter(request -> {
             waiting.add(request);
@@ -102,11 +109,14 @@ public class RegistryHealth {
             // After the add: an outage found before it is seen here, one found after it fails the request there.
             if (failure != null) {
                 request.fail(lostDuring());
+                return;
             }
+            // An emitter takes its first outcome only: the work's after an outage's failure is ignored.
+            work.subscribe().with(request::complete, request::fail);
         });
     }
 
-    /** How many requests wait on {@link #whenDown()} now (for tests: finished requests must not stay). */
+    /** How many requests wait on {@link #untilDown} now (for tests: finished requests must not stay). */
     int waitingRequests() {
         return waiting.size();
     }
@@ -223,7 +233,7 @@ public class RegistryHealth {
             LOG.warnf("the registry database is not answering: %s; API requests get 503 until it does", why);
         }
         failure = why;
-        for (UniEmitter<? super Object> request : waiting) {
+        for (UniEmitter<?> request : waiting) {
             request.fail(lostDuring());
         }
     }

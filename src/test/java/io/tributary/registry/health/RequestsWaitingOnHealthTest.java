@@ -10,10 +10,11 @@ import io.vertx.core.Vertx;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Every API request waits on {@link RegistryHealth#whenDown()} beside its work (api.RegistryGate). */
+/** Every API request runs through {@link RegistryHealth#untilDown} (api.RegistryGate). */
 class RequestsWaitingOnHealthTest {
 
     private final Vertx vertx = Vertx.vertx();
@@ -28,8 +29,7 @@ class RequestsWaitingOnHealthTest {
         RegistryHealth health = new RegistryHealth(vertx, Optional.empty(), Optional.empty(), Optional.empty(),
                 probe(Duration.ofSeconds(1), Duration.ofSeconds(1)));
         for (int i = 0; i < 10_000; i++) {
-            String answer = Uni.combine().any().of(Uni.createFrom().item("done"), health.whenDown())
-                    .await().atMost(Duration.ofSeconds(5)).toString();
+            String answer = health.untilDown(Uni.createFrom().item("done")).await().atMost(Duration.ofSeconds(5));
             assertThat(answer).isEqualTo("done");
         }
         assertThat(health.waitingRequests()).as("requests still held after they finished").isZero();
@@ -43,9 +43,22 @@ class RequestsWaitingOnHealthTest {
         }
         RegistryHealth health = new RegistryHealth(vertx, Optional.of("postgresql://127.0.0.1:" + port + "/registry"),
                 Optional.of("u"), Optional.of("p"), probe(Duration.ofMillis(100), Duration.ofMillis(500)));
-        Uni<Object> never = Uni.createFrom().nothing();
-        assertThatThrownBy(() -> Uni.combine().any().of(never, health.whenDown()).await().atMost(Duration.ofSeconds(20)))
+        AtomicBoolean cancelled = new AtomicBoolean();
+        Uni<Object> never = Uni.createFrom().nothing().onCancellation().invoke(() -> cancelled.set(true));
+        assertThatThrownBy(() -> health.untilDown(never).await().atMost(Duration.ofSeconds(20)))
                 .isInstanceOf(ApiException.class).hasMessageContaining("stopped answering while this request ran");
+        assertThat(health.waitingRequests()).isZero();
+        // The work ends on its own (a transaction cut off rolls back or commits): cancelled, a Hibernate Reactive
+        // session ran on with its request gone.
+        assertThat(cancelled).as("the work under way was cancelled by the outage").isFalse();
+    }
+
+    @Test
+    void aFailedRequestFailsWithItsOwnError() {
+        RegistryHealth health = new RegistryHealth(vertx, Optional.empty(), Optional.empty(), Optional.empty(),
+                probe(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        assertThatThrownBy(() -> health.untilDown(Uni.createFrom().failure(new IllegalStateException("its own")))
+                .await().atMost(Duration.ofSeconds(5))).isInstanceOf(IllegalStateException.class).hasMessage("its own");
         assertThat(health.waitingRequests()).isZero();
     }
 
