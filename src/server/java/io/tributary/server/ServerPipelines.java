@@ -10,6 +10,7 @@ import io.tributary.ingest.PipelineControl;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.registry.directory.StreamDirectory;
 import io.tributary.registry.lock.StreamWriteLocks;
+import io.tributary.registry.service.AfterCommits;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -43,15 +44,12 @@ public class ServerPipelines implements PipelineControl, IngestionStatusSource {
 
     @Inject
     ServerPipelines(IngestConfig config, Tables tables, MeterRegistry registry, LifecycleEmitter lifecycle,
-            StreamWriteLocks writeLocks, StreamDirectory directory, ContinuousSync synced,
-            FeatureMaterialization features) {
+            StreamWriteLocks writeLocks, StreamDirectory directory, AfterCommits afterCommits) {
         // Every commit under the stream's write lock: a delete on another server stops this pipeline only through
         // the lifecycle channel, later; the lock makes its next commit find the stream gone instead. After each
-        // commit the table's CONTINUOUS synced tables are synced, off the writer's thread.
-        // Then its feature views are materialized, off the writer's thread too.
-        this(config, new TableIngesters(tables, spec -> features.afterCommits(synced.afterCommits(
-                writeLocks.forStream(spec.streamId(), spec.tableLocation()), spec.tableLocation()),
-                spec.tableLocation())),
+        // commit the server's after-commit work (synced tables, feature views) is queued, off the writer's thread.
+        this(config, new TableIngesters(tables, spec -> afterCommits.around(
+                writeLocks.forStream(spec.streamId(), spec.tableLocation()), spec.tableLocation())),
                 registry, lifecycle,
                 spec -> {
                     try {

@@ -679,6 +679,39 @@ class FeatureViewsServerTest {
         }
     }
 
+    /**
+     * Pushes to a stream without Kafka are materialized right after their commits, like a pipeline's (the catch-up
+     * runs once an hour in the tests, so only the after-commit round can take them in time).
+     */
+    @Test
+    void pushesToADirectStreamAreMaterializedAfterEachCommit() {
+        String stream = "main." + unique("fd") + ".transactions";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \""
+                + "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"},\\\"event_time\\\":{\\\"type\\\":\\\"integer\\\"}}}\"}}}, "
+                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + stream
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        String view = stream + "_features";
+        as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200);
+        awaitCaughtUp(view, 0);
+        long now = System.currentTimeMillis();
+        for (int sequence = 0; sequence < 3; sequence++) {
+            StringBuilder records = new StringBuilder();
+            for (int i = 0; i < 4; i++) {
+                records.append(i == 0 ? "" : ", ").append("{\"value\": {\"user_id\": \"u").append(i)
+                        .append("\", \"amount\": 1.5, \"event_time\": ").append(now + sequence * 1000 + i).append("}}");
+            }
+            as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": " + sequence + ", \"records\": [" + records
+                    + "]}").post(STREAMS + "/" + stream + "/records").then().statusCode(200);
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonPath s = status(view);
+            assertThat(s.getLong("materialization_status.records_read")).isEqualTo(12);
+            assertThat(s.getLong("materialization_status.lag_versions")).isZero();
+        });
+    }
+
     @Test
     void badDefinitionsAre400sNamingTheField() throws Exception {
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {

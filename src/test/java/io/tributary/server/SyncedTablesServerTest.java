@@ -182,6 +182,37 @@ class SyncedTablesServerTest {
         }
     }
 
+    /**
+     * Pushes to a stream without Kafka are followed like a pipeline's commits, right after each (the catch-up runs
+     * once an hour in the tests, so only the after-commit sync can bring the rows in time).
+     */
+    @Test
+    void continuousFollowsTheCommitsOfPushesToADirectStream() throws Exception {
+        String stream = "main." + unique("d") + ".orders";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": "
+                + "\"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"}}}\"}}}, \"ingestion_config\": "
+                + "{\"ingestion_destination\": {\"delta_table_name\": \"" + stream + "_ingestion\"}}}")
+                .post(STREAMS).then().statusCode(200);
+        String synced = stream + "_online";
+        as(ALICE).body(create(ALICE, synced, stream, "CONTINUOUS")).post(SYNCED).then().statusCode(200);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(
+                status(ALICE, synced).getString("data_synchronization_status.state")).isEqualTo("ONLINE"));
+        Map<String, Double> expected = new TreeMap<>();
+        for (int sequence = 0; sequence < 3; sequence++) {
+            StringBuilder records = new StringBuilder();
+            for (int k = 0; k < 5; k++) {
+                records.append(k == 0 ? "" : ", ").append("{\"key\": \"u").append(k).append("\", \"value\": "
+                        + "{\"id\": \"u").append(k).append("\", \"amount\": ").append(sequence * 10 + k).append("}}");
+                expected.put("u" + k, (double) (sequence * 10 + k));
+            }
+            as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": " + sequence + ", \"records\": [" + records
+                    + "]}").post(STREAMS + "/" + stream + "/records").then().statusCode(200);
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(pgRows(synced)).isEqualTo(expected));
+    }
+
     @Test
     void triggeredAndSnapshotSyncOnlyWhenAsked() throws Exception {
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {

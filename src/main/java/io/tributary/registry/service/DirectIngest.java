@@ -54,6 +54,8 @@ public class DirectIngest implements PipelineControl {
     @Inject
     StreamWriteLocks writeLocks;
     @Inject
+    AfterCommits afterCommits;
+    @Inject
     DirectIngestConfig config;
 
     private record Target(GroupCommit commits, PushBodies bodies, String location) {}
@@ -153,9 +155,10 @@ public class DirectIngest implements PipelineControl {
                     checked.rescueUndecodable());
             GroupCommit.Limits limits = new GroupCommit.Limits(config.groupCommitWait(), config.maxGroupRecords(),
                     config.maxGroupBytes(), config.maxQueuedBytes());
-            // Opened by the committer on its first round: every commit inside the stream's write fence.
-            GroupCommit commits = new GroupCommit(spec.streamName(),
-                    () -> OpenedIngester.open(tables, spec, writeLocks.forStream(id, spec.tableLocation())), limits);
+            // Opened by the committer on its first round: every commit inside the stream's write fence, followed by
+            // this runtime's after-commit work (the server's synced tables and feature views) as a pipeline's is.
+            GroupCommit commits = new GroupCommit(spec.streamName(), () -> OpenedIngester.open(tables, spec,
+                    afterCommits.around(writeLocks.forStream(id, spec.tableLocation()), spec.tableLocation())), limits);
             return targets.computeIfAbsent(id, k -> new Target(commits, new PushBodies(resolved.key(),
                     resolved.value()), spec.tableLocation()));
         });
