@@ -107,7 +107,8 @@ public class ErrorMapper {
     }
 
     /**
-     * The failure to reach a service (refused, reset or closed connections; JDBC's connection-exception class 08) in
+     * The failure to reach a service (refused, reset or closed connections; JDBC's connection-exception class 08; a
+     * PostgreSQL that refuses sessions) in
      * the chain of {@code e}, or null: Hibernate Reactive and the write locks wrap them. Seen before the probe notices
      * a database outage, and for the other services a request calls.
      */
@@ -118,10 +119,23 @@ public class ErrorMapper {
                     || t instanceof java.sql.SQLNonTransientConnectionException
                     || t instanceof io.vertx.sqlclient.ClosedConnectionException
                     || t instanceof java.sql.SQLException sql && sql.getSQLState() != null
-                            && sql.getSQLState().startsWith("08")) {
+                            && (sql.getSQLState().startsWith("08") || notAnswering(sql.getSQLState()))
+                    || t instanceof io.vertx.pgclient.PgException pg && (notAnswering(pg.getSqlState())
+                            || "FATAL".equals(pg.getSeverity()))
+                    || t instanceof org.postgresql.util.PSQLException psql && psql.getServerErrorMessage() != null
+                            && "FATAL".equals(psql.getServerErrorMessage().getSeverity())) {
                 return t;
             }
         }
         return null;
+    }
+
+    /**
+     * PostgreSQL's refusals of a session rather than of a statement: shut down or restarting (57P01-57P03), too many
+     * connections (53300); any other error PostgreSQL sends as FATAL ends the session too (55000: the database is
+     * not accepting connections): a database that is not there for now.
+     */
+    private static boolean notAnswering(String sqlState) {
+        return sqlState != null && (sqlState.startsWith("57P") || sqlState.equals("53300"));
     }
 }

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.tributary.delta.WarehouseUnavailableException;
 import jakarta.ws.rs.core.Response;
+import io.vertx.pgclient.PgException;
 import java.io.UncheckedIOException;
+import java.sql.SQLException;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,5 +29,24 @@ class ErrorMapperTest {
         ErrorBody body = (ErrorBody) response.getEntity();
         assertThat(body.errorCode()).isEqualTo("TEMPORARILY_UNAVAILABLE");
         assertThat(body.message()).isEqualTo(why);
+    }
+
+    /**
+     * A database that refuses sessions (restarting, shut down, not accepting connections, full) is a service not
+     * answering, a 503 to retry: seen from lookups on a separate online database that was restarting, answered 500.
+     */
+    @Test
+    void aDatabaseThatRefusesSessionsIsNotAnswering() {
+        assertThat(ErrorMapper.lostConnection(new IllegalStateException("looking up features failed",
+                new SQLException("FATAL: terminating connection due to administrator command", "57P01")))).isNotNull();
+        assertThat(ErrorMapper.lostConnection(new PgException("database \"online\" is not currently accepting "
+                + "connections", "FATAL", "55000", null))).isNotNull();
+        assertThat(ErrorMapper.lostConnection(new IllegalStateException("cannot read the sync state", new PSQLException(
+                new ServerErrorMessage("SFATAL\0C55000\0Mdatabase \"online\" is not currently accepting connections\0")))))
+                .isNotNull();
+        assertThat(ErrorMapper.lostConnection(new SQLException("sorry, too many clients already", "53300")))
+                .isNotNull();
+        assertThat(ErrorMapper.lostConnection(new PgException("duplicate key value", "ERROR", "23505", null)))
+                .as("a statement's own failure").isNull();
     }
 }

@@ -1,7 +1,9 @@
 package io.tributary.registry.online;
 
 import io.agroal.api.AgroalDataSource;
+import io.agroal.api.configuration.AgroalConnectionPoolConfiguration;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
+import io.agroal.api.exceptionsorter.PostgreSQLExceptionSorter;
 import io.agroal.api.security.NamePrincipal;
 import io.agroal.api.security.SimplePassword;
 import io.quarkus.runtime.ShutdownEvent;
@@ -43,9 +45,19 @@ public class OnlineDatabase {
     }
 
     private static AgroalDataSource pool(OnlineConfig config) {
+        // What Quarkus sets up for its own datasources, which this pool, built by hand, lacked: without it the pool
+        // went on handing out the connections a database restart had closed, and every sync and lookup failed with
+        // "This connection has been closed." until the server restarted. A connection that failed with a connection
+        // error is discarded; one idle for a while is checked before it is handed out; idle ones are checked now and
+        // then in the background.
         AgroalDataSourceConfigurationSupplier supplier = new AgroalDataSourceConfigurationSupplier()
                 .connectionPoolConfiguration(cp -> cp.maxSize(config.maxConnections()).minSize(0)
                         .acquisitionTimeout(Duration.ofSeconds(10))
+                        .exceptionSorter(new PostgreSQLExceptionSorter())
+                        .connectionValidator(AgroalConnectionPoolConfiguration.ConnectionValidator
+                                .defaultValidatorWithTimeout(5))
+                        .idleValidationTimeout(Duration.ofSeconds(2))
+                        .validationTimeout(Duration.ofSeconds(30))
                         .connectionFactoryConfiguration(cf -> {
                             cf.jdbcUrl(config.jdbcUrl().get());
                             config.username().ifPresent(u -> cf.principal(new NamePrincipal(u)));

@@ -1,0 +1,97 @@
+package io.tributary.registry.online;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.tributary.config.OnlineConfig;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A separate online database ({@code tributary.online.jdbc-url}) on the machine's PostgreSQL, restarted under the
+ * server: once it answers again, syncs and lookups work again without a server restart.
+ */
+class SeparateOnlineDatabaseTest {
+    private static final String ADMIN = "jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres";
+    private final String name = "online_sep_" + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
+    private OnlineDatabase online;
+
+    @BeforeEach
+    void create() throws Exception {
+        admin("CREATE DATABASE " + name);
+        online = new OnlineDatabase(null, config("jdbc:postgresql://127.0.0.1:5432/" + name), null);
+    }
+
+    @AfterEach
+    void drop() throws Exception {
+        if (online != null) {
+            online.onShutdown(null);
+        }
+        admin("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+    }
+
+    @Test
+    void theOnlineDatabaseRestartedUnderThePoolIsUsedAgainOnceItAnswers() throws Exception {
+        assertThat(selectOne()).isEqualTo(1);
+        // What a restart does to the pool's idle connections: the server ends them.
+        admin("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + name + "'");
+        Thread.sleep(Duration.ofSeconds(3).toMillis());
+        assertThat(selectOne()).as("the first statement after the database came back").isEqualTo(1);
+        assertThat(selectOne()).isEqualTo(1);
+    }
+
+    private int selectOne() throws Exception {
+        try (Connection c = online.store().connection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT 1")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static void admin(String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static OnlineConfig config(String url) {
+        return new OnlineConfig() {
+            @Override
+            public String schema() {
+                return "tributary_online";
+            }
+
+            @Override
+            public Optional<String> jdbcUrl() {
+                return Optional.of(url);
+            }
+
+            @Override
+            public Optional<String> username() {
+                return Optional.of("postgres");
+            }
+
+            @Override
+            public Optional<String> password() {
+                return Optional.empty();
+            }
+
+            @Override
+            public int maxConnections() {
+                return 4;
+            }
+
+            @Override
+            public Duration catchUpInterval() {
+                return Duration.ofSeconds(10);
+            }
+        };
+    }
+}
