@@ -17,8 +17,13 @@ final class AvroDecoder implements Decoder {
 
     /** Datums written with the reader schema itself are read without the resolving decoder (null then). */
     AvroDecoder(Schema writer, Schema reader, AvroValueReader root) {
+        this(writer, reader, root, DirectDecoding.enabled());
+    }
+
+    /** @param direct whether the direct way may be taken ({@link DirectDecoding}, as its caller read it) */
+    AvroDecoder(Schema writer, Schema reader, AvroValueReader root, boolean direct) {
         this.root = root;
-        if (writer.equals(reader) && DirectDecoding.enabled()) {
+        if (direct && writer.equals(reader)) {
             this.resolving = null;
             return;
         }
@@ -27,6 +32,11 @@ final class AvroDecoder implements Decoder {
         } catch (IOException e) {
             throw new IllegalStateException("cannot resolve Avro writer schema against reader schema", e);
         }
+    }
+
+    /** Whether datums are read without the resolving decoder. */
+    boolean direct() {
+        return resolving == null;
     }
 
     @Override

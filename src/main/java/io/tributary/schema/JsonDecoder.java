@@ -9,7 +9,9 @@ import java.io.IOException;
 
 /**
  * Streams one JSON document through the precompiled plan, without building a tree. Anything that is not exactly one
- * well-formed JSON value matching the plan is a {@link DecodeException}.
+ * well-formed JSON value matching the plan is a {@link DecodeException}. A document is first read by the fast path
+ * ({@link AsciiJson}, which covers what producers usually send); one it does not cover, or that is wrong, is read by
+ * Jackson, whose reading is the definition of values and failures.
  */
 final class JsonDecoder implements Decoder {
     /**
@@ -22,16 +24,42 @@ final class JsonDecoder implements Decoder {
             .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
             .build();
 
+    /** What {@link #fast} returns for a document it leaves to Jackson. */
+    static final Object NOT_FAST = new Object();
+
     private final JsonValueReader root;
+    private final boolean fastPath;
 
     JsonDecoder(JsonValueReader root) {
         this.root = root;
+        this.fastPath = DirectDecoding.enabled();
+    }
+
+    /** The fast path's value of a document, or {@link #NOT_FAST}. */
+    Object fast(byte[] bytes) {
+        try {
+            AsciiJson in = new AsciiJson(bytes);
+            Object value = root.fast(in);
+            return in.atEnd() ? value : NOT_FAST;
+        } catch (AsciiJson.Bail e) {
+            return NOT_FAST;
+        }
     }
 
     @Override
     public Object decode(byte[] bytes) throws DecodeException {
         if (bytes == null) {
             return null;
+        }
+        if (fastPath) {
+            try {
+                Object value = fast(bytes);
+                if (value != NOT_FAST) {
+                    return value;
+                }
+            } catch (RuntimeException e) {
+                // A defect of the fast path must not turn a readable document into NULL: Jackson decides.
+            }
         }
         try (JsonParser p = FACTORY.createParser(bytes)) {
             JsonToken first = p.nextToken();

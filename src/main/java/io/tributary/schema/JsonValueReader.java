@@ -40,6 +40,27 @@ abstract class JsonValueReader {
 
     abstract Object readValue(JsonParser p, JsonToken t, byte[] source) throws IOException, DecodeException;
 
+    /**
+     * The fast path's {@link #read}: the value at the cursor, exactly as {@link #read} would give it, or a bail for
+     * anything else (a mismatch included, so that Jackson's reading reports it).
+     */
+    final Object fast(AsciiJson in) throws AsciiJson.Bail {
+        int c = in.peek();
+        if (c == 'n') {
+            in.literal(AsciiJson.NULL);
+            if (nullable) {
+                return null;
+            }
+            throw AsciiJson.BAIL;
+        }
+        return fastValue(in, c);
+    }
+
+    /** {@link #fast} for a value that is not null, whose first byte is {@code c}; bails unless overridden. */
+    Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+        throw AsciiJson.BAIL;
+    }
+
     final DecodeException mismatch(String expected, JsonToken got) {
         return new DecodeException((path.isEmpty() ? "the JSON document" : "`" + path + "`") + ": expected "
                 + expected + ", found " + describe(got));
@@ -71,6 +92,11 @@ abstract class JsonValueReader {
         Object readValue(JsonParser p, JsonToken t, byte[] source) throws IOException, DecodeException {
             return inner.readValue(p, t, source);
         }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            return inner.fastValue(in, c);
+        }
     }
 
     static final class Text extends JsonValueReader {
@@ -84,6 +110,15 @@ abstract class JsonValueReader {
                 throw mismatch("a string", t);
             }
             return p.getText();
+        }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '"') {
+                throw AsciiJson.BAIL;
+            }
+            in.string();
+            return in.text();
         }
     }
 
@@ -102,6 +137,19 @@ abstract class JsonValueReader {
                 return Rfc3339.toMicros(p.getText());
             } catch (DateTimeException e) {
                 throw new DecodeException("`" + path + "`: not an RFC 3339 date-time");
+            }
+        }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '"') {
+                throw AsciiJson.BAIL;
+            }
+            in.string();
+            try {
+                return Rfc3339.toMicros(in.text());
+            } catch (DateTimeException e) {
+                throw AsciiJson.BAIL;
             }
         }
     }
@@ -123,6 +171,19 @@ abstract class JsonValueReader {
                 throw new DecodeException("`" + path + "`: not an ISO 8601 date (yyyy-mm-dd)");
             }
         }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '"') {
+                throw AsciiJson.BAIL;
+            }
+            in.string();
+            try {
+                return Math.toIntExact(LocalDate.parse(in.text()).toEpochDay());
+            } catch (DateTimeException | ArithmeticException e) {
+                throw AsciiJson.BAIL;
+            }
+        }
     }
 
     static final class Number extends JsonValueReader {
@@ -136,6 +197,15 @@ abstract class JsonValueReader {
                 throw mismatch("a number", t);
             }
             return p.getDoubleValue();
+        }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '-' && (c < '0' || c > '9')) {
+                throw AsciiJson.BAIL;
+            }
+            in.number();
+            return in.integral ? (double) in.longValue : in.doubleValue;
         }
     }
 
@@ -162,6 +232,22 @@ abstract class JsonValueReader {
             }
             throw mismatch("an integer", t);
         }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '-' && (c < '0' || c > '9')) {
+                throw AsciiJson.BAIL;
+            }
+            in.number();
+            if (in.integral) {
+                return in.longValue;
+            }
+            double d = in.doubleValue;
+            if (d == Math.rint(d) && d >= -0x1p63 && d < 0x1p63) {
+                return (long) d;
+            }
+            throw AsciiJson.BAIL;
+        }
     }
 
     static final class Bool extends JsonValueReader {
@@ -178,6 +264,19 @@ abstract class JsonValueReader {
                 return Boolean.FALSE;
             }
             throw mismatch("a boolean", t);
+        }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c == 't') {
+                in.literal(AsciiJson.TRUE);
+                return Boolean.TRUE;
+            }
+            if (c == 'f') {
+                in.literal(AsciiJson.FALSE);
+                return Boolean.FALSE;
+            }
+            throw AsciiJson.BAIL;
         }
     }
 
@@ -202,6 +301,17 @@ abstract class JsonValueReader {
             int end = (int) p.currentLocation().getByteOffset();
             return new String(source, start, end - start, java.nio.charset.StandardCharsets.UTF_8);
         }
+
+        /** Objects, arrays and strings only: where Jackson's location ends after a bare scalar is its own affair. */
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '{' && c != '[' && c != '"') {
+                throw AsciiJson.BAIL;
+            }
+            int start = in.pos;
+            in.skipValue();
+            return new String(in.bytes, start, in.pos - start, java.nio.charset.StandardCharsets.ISO_8859_1);
+        }
     }
 
     static final class Array extends JsonValueReader {
@@ -224,12 +334,40 @@ abstract class JsonValueReader {
             }
             return list;
         }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '[') {
+                throw AsciiJson.BAIL;
+            }
+            in.enter();
+            List<Object> list = new ArrayList<>();
+            if (in.peek() == ']') {
+                in.leave();
+                return list;
+            }
+            while (true) {
+                list.add(items.fast(in));
+                int next = in.peek();
+                if (next == ',') {
+                    in.pos++;
+                } else if (next == ']') {
+                    in.leave();
+                    return list;
+                } else {
+                    throw AsciiJson.BAIL;
+                }
+            }
+        }
     }
 
     /** An object with declared properties: fields found by name, unknown ones skipped, missing ones left NULL. */
     static final class Struct extends JsonValueReader {
         private final Schema schema;
         private final Map<String, Slot> slots;
+        /** The fast path's lookup: the names' UTF-8 bytes in an open-addressed table by {@link #hash}. */
+        private final byte[][] fastNames;
+        private final Slot[] fastSlots;
 
         private record Slot(int position, JsonValueReader reader) {}
 
@@ -239,6 +377,78 @@ abstract class JsonValueReader {
             this.slots = new HashMap<>(jsonNames.size() * 2);
             for (int i = 0; i < jsonNames.size(); i++) {
                 slots.put(jsonNames.get(i), new Slot(i, readers.get(i)));
+            }
+            int size = java.lang.Integer.highestOneBit(Math.max(2, jsonNames.size()) * 4 - 1);
+            fastNames = new byte[size][];
+            fastSlots = new Slot[size];
+            for (Map.Entry<String, Slot> e : slots.entrySet()) {
+                byte[] name = e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                int h = hash(name, 0, name.length) & (size - 1);
+                while (fastNames[h] != null) {
+                    h = (h + 1) & (size - 1);
+                }
+                fastNames[h] = name;
+                fastSlots[h] = e.getValue();
+            }
+        }
+
+        private static int hash(byte[] b, int from, int to) {
+            int h = 0;
+            for (int i = from; i < to; i++) {
+                h = 31 * h + b[i];
+            }
+            return h ^ (h >>> 16);
+        }
+
+        private Slot fastSlot(AsciiJson in) {
+            byte[] b = in.bytes;
+            int mask = fastNames.length - 1;
+            int h = hash(b, in.start, in.end) & mask;
+            while (true) {
+                byte[] name = fastNames[h];
+                if (name == null) {
+                    return null;
+                }
+                if (java.util.Arrays.equals(name, 0, name.length, b, in.start, in.end)) {
+                    return fastSlots[h];
+                }
+                h = (h + 1) & mask;
+            }
+        }
+
+        @Override
+        Object fastValue(AsciiJson in, int c) throws AsciiJson.Bail {
+            if (c != '{') {
+                throw AsciiJson.BAIL;
+            }
+            in.enter();
+            GenericData.Record record = new GenericData.Record(schema);
+            if (in.peek() == '}') {
+                in.leave();
+                return record;
+            }
+            while (true) {
+                if (in.peek() != '"') {
+                    throw AsciiJson.BAIL;
+                }
+                in.string();
+                in.nameLength();
+                Slot slot = fastSlot(in);
+                in.expect(':');
+                if (slot == null) {
+                    in.skipValue();
+                } else {
+                    record.put(slot.position, slot.reader.fast(in));
+                }
+                int next = in.peek();
+                if (next == ',') {
+                    in.pos++;
+                } else if (next == '}') {
+                    in.leave();
+                    return record;
+                } else {
+                    throw AsciiJson.BAIL;
+                }
             }
         }
 

@@ -59,7 +59,53 @@ class AvroBinaryPathTest {
         } finally {
             System.clearProperty("tributary.ingest.direct-write");
         }
-        Schema schema = compiled.writerSchema();
+        compare(direct, resolving, compiled.writerSchema(), bytes -> bytes);
+    }
+
+    /**
+     * The same for a registry stream: Confluent-framed datums whose writer schema is the column's own are read
+     * without the resolving decoder too (they took it always before), with the same values and failures.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"wide", "odd"})
+    void registryDatumsWrittenWithTheColumnsSchemaSkipTheResolvingDecoder(String which) throws Exception {
+        String text = which.equals("wide") ? WIDE : ODD;
+        try (StubRegistry registry = new StubRegistry()) {
+            RegistryAccess access = new RegistryAccess(registry.url(), "key", "s-" + java.util.UUID.randomUUID());
+            int id = registry.register("t-value", "AVRO", text);
+            SideSchema side = SideSchema.compile(new SchemaSource.Registry("t-value", RegistryFormat.FORMAT_AVRO,
+                    access), "f");
+            Schema reader = AvroSchemaCompiler.parse(text, "f");
+            AvroValueReader root = new AvroTypeMapper("f", new RecordNames("r")).map(reader).reader();
+            RegistryAvroDecoder direct = new RegistryAvroDecoder(RegistryClient.shared(access), reader, root);
+            RegistryAvroDecoder resolving;
+            System.setProperty("tributary.ingest.direct-write", "false");
+            try {
+                resolving = new RegistryAvroDecoder(RegistryClient.shared(access), reader, root);
+            } finally {
+                System.clearProperty("tributary.ingest.direct-write");
+            }
+            assertThat(direct.decoderFor(id).direct()).as("the column's own schema is read directly").isTrue();
+            assertThat(resolving.decoderFor(id).direct()).isFalse();
+            byte[] header = {0, (byte) (id >>> 24), (byte) (id >>> 16), (byte) (id >>> 8), (byte) id};
+            compare(direct, resolving, reader, bytes -> frame(header, bytes));
+            // And the side as a stream uses it decodes the same.
+            Object viaSide = ProtoWireReaderTest.canon(side.newDecoder().decode(frame(header,
+                    encode(reader, datum(reader, new Random(5), 0)))));
+            assertThat(viaSide).isEqualTo(ProtoWireReaderTest.canon(resolving.decode(frame(header,
+                    encode(reader, datum(reader, new Random(5), 0))))));
+        }
+    }
+
+    private static byte[] frame(byte[] header, byte[] bytes) {
+        byte[] framed = new byte[header.length + bytes.length];
+        System.arraycopy(header, 0, framed, 0, header.length);
+        System.arraycopy(bytes, 0, framed, header.length, bytes.length);
+        return framed;
+    }
+
+    private static void compare(Decoder direct, Decoder resolving, Schema schema,
+            java.util.function.UnaryOperator<byte[]> frame) throws Exception {
         Random random = new Random(3);
         int decoded = 0;
         int failed = 0;
@@ -68,6 +114,7 @@ class AvroBinaryPathTest {
             if (random.nextInt(3) == 0) {
                 bytes = corrupt(bytes, random);
             }
+            bytes = frame.apply(bytes);
             String expectedError = null;
             Object expected = null;
             try {

@@ -203,6 +203,8 @@ public final class IngestBench {
         StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, catchUp, settings);
         long started = System.nanoTime();
         long cpuStarted = processCpuNanos();
+        long jitStarted = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+        long classesStarted = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
         pipeline.start();
         long lastPrint = started;
         while (pipeline.status().rowsIngested() < records) {
@@ -215,6 +217,8 @@ public final class IngestBench {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         long cpu = processCpuNanos() - cpuStarted;
+        long jit = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitStarted;
+        long classes = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount() - classesStarted;
         pipeline.stop();
         double ingest = records / seconds;
         System.out.printf("tributary catch-up (poll, decode %s, write Parquet, commit; %s path): %,d records in %.2f s = "
@@ -228,6 +232,8 @@ public final class IngestBench {
         // On a shared machine wall-clock rates swing with the neighbours; CPU time per record much less so.
         System.out.printf("CPU per record: tributary %.2f µs, plain consumer %.2f µs, ratio %.2f%n",
                 cpu / 1e3 / records, plainCpu / 1e3 / records, (double) plainCpu / cpu);
+        // What a cold start pays on top: the JIT compilers' time and the classes loaded, during the catch-up.
+        System.out.printf("during catch-up: JIT compilation %,d ms, %,d classes loaded%n", jit, classes);
 
         String fenceRounds = System.getenv("BENCH_FENCE");
         if (fenceRounds != null) {
