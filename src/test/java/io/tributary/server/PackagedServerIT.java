@@ -129,7 +129,7 @@ class PackagedServerIT {
     }
 
     /** A child whose environment is exactly {@code env}: nothing inherited, as on a fresh machine. */
-    private static Process spawn(Path jar, Map<String, String> env, Path log) throws IOException {
+    static Process spawn(Path jar, Map<String, String> env, Path log) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-jar", jar.toAbsolutePath().toString())
                 .directory(log.getParent().toFile())
@@ -176,7 +176,7 @@ class PackagedServerIT {
     }
 
     /** Waits for {@code condition}; fails with the server's log tail if the server exits or time runs out. */
-    private static void awaitOrFail(Process server, Path log, Duration timeout, BooleanSupplier condition, String what)
+    static void awaitOrFail(Process server, Path log, Duration timeout, BooleanSupplier condition, String what)
             throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
@@ -209,7 +209,7 @@ class PackagedServerIT {
         }
     }
 
-    private static String randomKey() {
+    static String randomKey() {
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         return Base64.getEncoder().encodeToString(key);
