@@ -6,7 +6,8 @@
 # stream of the same server (catch-up rate), all in one run. Each level runs over HTTP and over the streaming
 # connection (a WebSocket per producer, INFLIGHT batches in flight), each on a stream of its own.
 #   bench/push/run.sh [--no-build]   env: RECORDS (200000), BATCH (100), LEVELS (1,10,100), MODES (http,ws),
-#   INFLIGHT (4), PORT (18093), SERVER_JAVA_OPTS (e.g. -Dtributary.direct.group-commit-wait=20ms)
+#   INFLIGHT (4), PORT (18093), SERVER_JAVA_OPTS (e.g. -Dtributary.direct.group-commit-wait=20ms),
+#   APP (target/quarkus-app: which packaged server to run, e.g. a copy of an earlier build to compare)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=${RECORDS:-200000}
@@ -15,6 +16,7 @@ LEVELS=${LEVELS:-1,10,100}
 MODES=${MODES:-http,ws}
 INFLIGHT=${INFLIGHT:-4}
 PORT=${PORT:-18093}
+APP=$(realpath "${APP:-target/quarkus-app}")
 if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
 fi
@@ -24,7 +26,7 @@ echo "server data and log in $WORK; load before: $(uptime)"
 # shellcheck disable=SC2086
 (cd "$WORK" && exec env TRIBUTARY_LOCAL=true TRIBUTARY_AUTH_TOKENS="push=$TOKEN" TRIBUTARY_ADMINS=push \
   QUARKUS_HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$WORK/warehouse" \
-  java -Xmx2g ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
+  java -Xmx2g ${SERVER_JAVA_OPTS:-} -jar "$APP/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
 for _ in $(seq 1 180); do
@@ -32,7 +34,7 @@ for _ in $(seq 1 180); do
   sleep 1
 done
 curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
-CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar | paste -sd:)
+CP=$(ls "$APP"/lib/main/org.apache.kafka.kafka-clients-*.jar "$APP"/lib/main/org.slf4j.slf4j-api-*.jar | paste -sd:)
 set +e
 java -cp "$CP" bench/push/PushBench.java "http://127.0.0.1:$PORT" "$TOKEN" localhost:9092 "$RECORDS" "$BATCH" "$LEVELS" "$MODES" "$INFLIGHT"
 rc=$?
