@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("packaged")
 class PackagedPushKillIT {
-    private static final int PORT = 18301;
+    /** Free when the test starts; the restarted server takes it again (nothing else binds it between kills). */
+    private static final int PORT = freePort();
     private static final String STREAMS = "/api/2.0/feature-engineering/streams";
     private static final String STREAM = "main.pushkill.events";
     private static final String SCHEMA = "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"}}}";
@@ -213,6 +214,14 @@ class PackagedPushKillIT {
             if (Files.exists(log)) {
                 Files.copy(log, kept.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
+        }
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 }
