@@ -32,19 +32,20 @@ public final class FeatureStore {
      */
     private final Map<String, Cached> cache = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Cached(long version, Map<TileKey, Aggregate> tiles) {}
+    private record Cached(long version, int firstFiles, Map<TileKey, Aggregate> tiles) {}
 
     public FeatureStore(OnlineStore online) {
         this.online = online;
     }
 
-    Map<TileKey, Aggregate> cached(String viewId, long version) {
+    /** {@code firstFiles}: the position within a first round in parts ({@link FeatureState#firstFiles}). */
+    Map<TileKey, Aggregate> cached(String viewId, long version, int firstFiles) {
         Cached c = cache.remove(viewId);
-        return c != null && c.version() == version ? c.tiles() : null;
+        return c != null && c.version() == version && c.firstFiles() == firstFiles ? c.tiles() : null;
     }
 
-    void cache(String viewId, long version, Map<TileKey, Aggregate> tiles) {
-        cache.put(viewId, new Cached(version, tiles));
+    void cache(String viewId, long version, int firstFiles, Map<TileKey, Aggregate> tiles) {
+        cache.put(viewId, new Cached(version, firstFiles, tiles));
     }
 
     Connection connection() throws SQLException {
@@ -83,8 +84,12 @@ public final class FeatureStore {
                         + "records_read bigint NOT NULL DEFAULT 0, late_dropped bigint NOT NULL DEFAULT 0, "
                         + "skipped bigint NOT NULL DEFAULT 0, source_committed_at timestamptz, updated_at timestamptz, "
                         + "state text NOT NULL DEFAULT 'PROVISIONING', state_message text)");
+                // Added with the first round in parts: a state table of an earlier release gets them here.
+                s.execute("ALTER TABLE " + stateTable() + " ADD COLUMN IF NOT EXISTS first_version bigint NOT NULL "
+                        + "DEFAULT -1, ADD COLUMN IF NOT EXISTS first_files integer NOT NULL DEFAULT 0");
             } catch (SQLException e) {
-                if (!"23505".equals(e.getSQLState())) { // two processes creating at once
+                // two processes creating (23505) or adding the columns (42701) at once
+                if (!"23505".equals(e.getSQLState()) && !"42701".equals(e.getSQLState())) {
                     throw e;
                 }
             } finally {
@@ -148,7 +153,8 @@ public final class FeatureStore {
 
     FeatureState state(Connection c, String viewId, boolean lock) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT version, max_event_time, watermark, final_through, "
-                + "records_read, late_dropped, skipped, source_committed_at, updated_at, state, state_message FROM "
+                + "records_read, late_dropped, skipped, source_committed_at, updated_at, state, state_message, "
+                + "first_version, first_files FROM "
                 + stateTable() + " WHERE view_id = ?" + (lock ? " FOR UPDATE" : ""))) {
             s.setString(1, viewId);
             try (ResultSet rs = s.executeQuery()) {
@@ -157,7 +163,8 @@ public final class FeatureStore {
                 }
                 return new FeatureState(viewId, rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
                         rs.getLong(5), rs.getLong(6), rs.getLong(7), instant(rs.getTimestamp(8)),
-                        instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11));
+                        instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11), rs.getLong(12),
+                        rs.getInt(13));
             }
         }
     }
@@ -238,8 +245,8 @@ public final class FeatureStore {
     void saveState(Connection c, FeatureState s) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("UPDATE " + stateTable() + " SET version = ?, "
                 + "max_event_time = ?, watermark = ?, final_through = ?, records_read = ?, late_dropped = ?, "
-                + "skipped = ?, source_committed_at = ?, updated_at = now(), state = ?, state_message = NULL "
-                + "WHERE view_id = ?")) {
+                + "skipped = ?, source_committed_at = ?, updated_at = now(), state = ?, state_message = NULL, "
+                + "first_version = ?, first_files = ? WHERE view_id = ?")) {
             p.setLong(1, s.version());
             p.setLong(2, s.maxEventTime());
             p.setLong(3, s.watermark());
@@ -249,7 +256,9 @@ public final class FeatureStore {
             p.setLong(7, s.skipped());
             p.setTimestamp(8, s.sourceCommittedAt() == null ? null : Timestamp.from(s.sourceCommittedAt()));
             p.setString(9, FeatureState.ONLINE);
-            p.setString(10, s.viewId());
+            p.setLong(10, s.firstVersion());
+            p.setInt(11, s.firstFiles());
+            p.setString(12, s.viewId());
             p.executeUpdate();
         }
     }
@@ -315,16 +324,29 @@ public final class FeatureStore {
     /** A window of one feature and its aggregate. */
     record Window(long start, long end, Aggregate aggregate) {}
 
-    void writeTiles(Connection c, FeatureViewSpec spec, Map<TileKey, Aggregate> changed) throws SQLException {
+    /**
+     * Writes the tiles the round changed ({@link Aggregate#dirty}, cleared here) that a window not yet final still
+     * needs ({@code keep}); a changed tile the watermark already passed is not written only to be deleted again.
+     */
+    void writeTiles(Connection c, FeatureViewSpec spec, Map<TileKey, Aggregate> tiles,
+            java.util.function.Predicate<TileKey> keep) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, "
                 + "agg) VALUES (?, ?, ?, ?) ON CONFLICT (entity, feature, tile_start) DO UPDATE SET agg = "
                 + "EXCLUDED.agg")) {
             int n = 0;
-            for (Map.Entry<TileKey, Aggregate> e : changed.entrySet()) {
+            for (Map.Entry<TileKey, Aggregate> e : tiles.entrySet()) {
+                Aggregate a = e.getValue();
+                if (!a.dirty) {
+                    continue;
+                }
+                a.dirty = false;
+                if (!keep.test(e.getKey())) {
+                    continue;
+                }
                 s.setString(1, e.getKey().entity());
                 s.setShort(2, (short) e.getKey().feature());
                 s.setLong(3, e.getKey().start());
-                s.setBytes(4, e.getValue().toBytes());
+                s.setBytes(4, a.toBytes());
                 s.addBatch();
                 if (++n % 1000 == 0) {
                     s.executeBatch();
@@ -351,25 +373,53 @@ public final class FeatureStore {
         }
     }
 
-    /** Keeps per entity and feature the window with the greatest end. */
-    void writeLatest(Connection c, FeatureViewSpec spec, Map<TileKey, Window> newest) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + latest(spec) + " AS t (entity, feature, "
+    /**
+     * Keeps per entity and feature the window with the greatest end, written in batches as a round produces them (a
+     * first round over a large history has one per entity and feature: never all held at once).
+     */
+    LatestWriter latestWriter(Connection c, FeatureViewSpec spec) throws SQLException {
+        return new LatestWriter(c.prepareStatement("INSERT INTO " + latest(spec) + " AS t (entity, feature, "
                 + "window_start, window_end, agg) VALUES (?, ?, ?, ?, ?) ON CONFLICT (entity, feature) DO UPDATE SET "
                 + "window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, agg = EXCLUDED.agg "
-                + "WHERE EXCLUDED.window_end >= t.window_end")) {
-            int n = 0;
-            for (Map.Entry<TileKey, Window> e : newest.entrySet()) {
-                s.setString(1, e.getKey().entity());
-                s.setShort(2, (short) e.getKey().feature());
-                s.setLong(3, e.getValue().start());
-                s.setLong(4, e.getValue().end());
-                s.setBytes(5, e.getValue().aggregate().toBytes());
-                s.addBatch();
-                if (++n % 1000 == 0) {
-                    s.executeBatch();
-                }
+                + "WHERE EXCLUDED.window_end >= t.window_end"));
+    }
+
+    static final class LatestWriter implements AutoCloseable {
+        private final PreparedStatement statement;
+        private int pending;
+
+        private LatestWriter(PreparedStatement statement) {
+            this.statement = statement;
+        }
+
+        void add(String entity, int feature, Window w) throws SQLException {
+            statement.setString(1, entity);
+            statement.setShort(2, (short) feature);
+            statement.setLong(3, w.start());
+            statement.setLong(4, w.end());
+            statement.setBytes(5, w.aggregate().toBytes());
+            statement.addBatch();
+            if (++pending == 1000) {
+                statement.executeBatch();
+                pending = 0;
             }
-            s.executeBatch();
+        }
+
+        /** Sends what is batched; the statement stays open. */
+        void flush() throws SQLException {
+            if (pending > 0) {
+                statement.executeBatch();
+                pending = 0;
+            }
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                flush();
+            } finally {
+                statement.close();
+            }
         }
     }
 

@@ -63,6 +63,7 @@ class FeatureViewsServerTest {
     @AfterEach
     void noHooks() {
         views.hooks(null);
+        views.chunkRecords(0);
     }
 
     /** The features under test: every function, every window kind. */
@@ -197,19 +198,39 @@ class FeatureViewsServerTest {
             String stream = stream(topics, topic);
             Random random = new Random(16);
             List<Rec> produced = new ArrayList<>();
-            // History: in the table before the view exists; taken whole, none of it late.
+            // History: in the table before the view exists; taken whole, none of it late. Five commits (files), the
+            // newest times first (as a backfill lands after what it precedes): the first round takes them in parts
+            // of about 40 records, in the order of their least event time, and its second part crashes after its
+            // offline commit, before its online one.
             for (int i = 0; i < 150; i++) {
                 produced.add(record(random, i));
             }
-            for (Rec r : produced) {
-                send(topics, topic, r);
+            int[] order = {4, 0, 2, 1, 3};
+            for (int b = 0; b < order.length; b++) {
+                for (Rec r : produced.subList(order[b] * 30, order[b] * 30 + 30)) {
+                    send(topics, topic, r);
+                }
+                topics.flush();
+                awaitIngested(stream, (b + 1) * 30L);
             }
-            topics.flush();
-            awaitIngested(stream, produced.size());
+            views.chunkRecords(40);
+            AtomicInteger firstParts = new AtomicInteger();
+            views.hooks(spec -> {
+                if (firstParts.incrementAndGet() == 2) {
+                    throw new IllegalStateException("killed after the offline commit of a first round's part");
+                }
+            });
             String view = stream.replace(".transactions", ".user_features");
             as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200)
                     .body("name", org.hamcrest.Matchers.equalTo(view));
+            await().atMost(WAIT).until(() -> "FAILED".equals(status(view).getString(
+                    "materialization_status.state")));
+            views.catchUp(); // what the catch-up schedule does (1 h in tests): the first round goes on from its part 2
             awaitCaughtUp(view, produced.size());
+            // Parts of 2 files (60 records) each: 3 parts, the crashed one repeated (its offline commit kept).
+            assertThat(firstParts.get()).isEqualTo(4);
+            assertThat(tables.open(status(view).getString("offline_table_location")).status().version())
+                    .as("the offline table's commits: its creation and one per part of the first round").isEqualTo(3);
             Reference ref = new Reference(LATENESS);
             ref.history(produced);
 
