@@ -321,6 +321,22 @@ public final class FeatureStore {
         return out;
     }
 
+    /**
+     * The as-of-now lookup's one statement ({@link FeatureLookup.Now}): the view's watermark, the entities' tiles and
+     * their newest final windows, in one snapshot of the database (one statement sees one), so a round's transaction
+     * is seen whole or not at all. Parameters: {@code $1} the view's id, {@code $2} the entities' keys as
+     * {@code text[]}. Columns: kind (0 the state, 1 a tile, 2 a final window), entity, feature, start (the watermark for
+     * the state), end, aggregate.
+     */
+    public String nowStatement(FeatureViewSpec spec) {
+        return "SELECT 0 AS kind, NULL::text AS entity, 0::smallint AS feature, watermark AS start, 0::bigint AS "
+                + "\"end\", NULL::bytea AS agg FROM " + stateTable() + " WHERE view_id = $1 "
+                + "UNION ALL SELECT 1, entity, feature, tile_start, 0, agg FROM " + tiles(spec)
+                + " WHERE entity = ANY ($2::text[]) "
+                + "UNION ALL SELECT 2, entity, feature, window_start, window_end, agg FROM " + latest(spec)
+                + " WHERE entity = ANY ($2::text[])";
+    }
+
     /** A window of one feature and its aggregate. */
     record Window(long start, long end, Aggregate aggregate) {}
 

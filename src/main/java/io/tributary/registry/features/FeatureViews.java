@@ -100,6 +100,11 @@ public class FeatureViews {
         }
     }
 
+    /** The compiled view if this process compiled it already, else null (never reads the source). */
+    public FeatureViewSpec cachedSpec(String id) {
+        return specs.get(id);
+    }
+
     void forget(String id) {
         specs.remove(id);
     }
