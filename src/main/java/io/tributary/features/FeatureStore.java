@@ -346,29 +346,19 @@ public final class FeatureStore {
      */
     void writeTiles(Connection c, FeatureViewSpec spec, Map<TileKey, Aggregate> tiles,
             java.util.function.Predicate<TileKey> keep) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, "
-                + "agg) VALUES (?, ?, ?, ?) ON CONFLICT (entity, feature, tile_start) DO UPDATE SET agg = "
-                + "EXCLUDED.agg")) {
-            int n = 0;
+        try (ArrayBatch batch = new ArrayBatch(c, "INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, agg) "
+                + "SELECT * FROM unnest(?::text[], ?::smallint[], ?::bigint[], ?::bytea[]) ON CONFLICT (entity, "
+                + "feature, tile_start) DO UPDATE SET agg = EXCLUDED.agg", "text", "smallint", "bigint", "bytea")) {
             for (Map.Entry<TileKey, Aggregate> e : tiles.entrySet()) {
                 Aggregate a = e.getValue();
                 if (!a.dirty) {
                     continue;
                 }
                 a.dirty = false;
-                if (!keep.test(e.getKey())) {
-                    continue;
-                }
-                s.setString(1, e.getKey().entity());
-                s.setShort(2, (short) e.getKey().feature());
-                s.setLong(3, e.getKey().start());
-                s.setBytes(4, a.toBytes());
-                s.addBatch();
-                if (++n % 1000 == 0) {
-                    s.executeBatch();
+                if (keep.test(e.getKey())) {
+                    batch.add(e.getKey().entity(), (short) e.getKey().feature(), e.getKey().start(), a.toBytes());
                 }
             }
-            s.executeBatch();
         }
     }
 
@@ -394,39 +384,78 @@ public final class FeatureStore {
      * first round over a large history has one per entity and feature: never all held at once).
      */
     LatestWriter latestWriter(Connection c, FeatureViewSpec spec) throws SQLException {
-        return new LatestWriter(c.prepareStatement("INSERT INTO " + latest(spec) + " AS t (entity, feature, "
-                + "window_start, window_end, agg) VALUES (?, ?, ?, ?, ?) ON CONFLICT (entity, feature) DO UPDATE SET "
-                + "window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, agg = EXCLUDED.agg "
-                + "WHERE EXCLUDED.window_end >= t.window_end"));
+        return new LatestWriter(new ArrayBatch(c, "INSERT INTO " + latest(spec) + " AS t (entity, feature, "
+                + "window_start, window_end, agg) SELECT * FROM unnest(?::text[], ?::smallint[], ?::bigint[], "
+                + "?::bigint[], ?::bytea[]) ON CONFLICT (entity, feature) DO UPDATE SET window_start = "
+                + "EXCLUDED.window_start, window_end = EXCLUDED.window_end, agg = EXCLUDED.agg "
+                + "WHERE EXCLUDED.window_end >= t.window_end", "text", "smallint", "bigint", "bigint", "bytea"));
     }
 
     static final class LatestWriter implements AutoCloseable {
-        private final PreparedStatement statement;
-        private int pending;
+        private final ArrayBatch batch;
 
-        private LatestWriter(PreparedStatement statement) {
-            this.statement = statement;
+        private LatestWriter(ArrayBatch batch) {
+            this.batch = batch;
         }
 
+        /** Each entity and feature at most once per writer (one statement cannot update a row twice). */
         void add(String entity, int feature, Window w) throws SQLException {
-            statement.setString(1, entity);
-            statement.setShort(2, (short) feature);
-            statement.setLong(3, w.start());
-            statement.setLong(4, w.end());
-            statement.setBytes(5, w.aggregate().toBytes());
-            statement.addBatch();
-            if (++pending == 1000) {
-                statement.executeBatch();
-                pending = 0;
+            batch.add(entity, (short) feature, w.start(), w.end(), w.aggregate().toBytes());
+        }
+
+        @Override
+        public void close() throws SQLException {
+            batch.close();
+        }
+    }
+
+    /**
+     * Rows sent {@value #ARRAY_BATCH} at a time as one array per column to one statement ({@code unnest}): one round
+     * trip and one execution per batch instead of per row, what a first round's millions of rows need (a JDBC batch of
+     * single-row statements kept the round waiting on PostgreSQL most of its time).
+     */
+    static final class ArrayBatch implements AutoCloseable {
+        static final int ARRAY_BATCH = 5_000;
+        private final Connection connection;
+        private final PreparedStatement statement;
+        private final String[] types;
+        private final java.util.List<java.util.List<Object>> columns = new java.util.ArrayList<>();
+
+        ArrayBatch(Connection connection, String sql, String... types) throws SQLException {
+            this.connection = connection;
+            this.statement = connection.prepareStatement(sql);
+            this.types = types;
+            for (int i = 0; i < types.length; i++) {
+                columns.add(new java.util.ArrayList<>());
             }
         }
 
-        /** Sends what is batched; the statement stays open. */
-        void flush() throws SQLException {
-            if (pending > 0) {
-                statement.executeBatch();
-                pending = 0;
+        void add(Object... values) throws SQLException {
+            for (int i = 0; i < values.length; i++) {
+                columns.get(i).add(values[i]);
             }
+            if (columns.get(0).size() >= ARRAY_BATCH) {
+                flush();
+            }
+        }
+
+        void flush() throws SQLException {
+            if (columns.get(0).isEmpty()) {
+                return;
+            }
+            for (int i = 0; i < types.length; i++) {
+                java.util.List<Object> col = columns.get(i);
+                Object[] values = switch (types[i]) {
+                    case "text" -> col.toArray(new String[0]);
+                    case "smallint" -> col.toArray(new Short[0]);
+                    case "bigint" -> col.toArray(new Long[0]);
+                    case "bytea" -> col.toArray(new byte[0][]);
+                    default -> throw new IllegalArgumentException(types[i]);
+                };
+                statement.setArray(i + 1, connection.createArrayOf(types[i], values));
+                col.clear();
+            }
+            statement.executeUpdate();
         }
 
         @Override
