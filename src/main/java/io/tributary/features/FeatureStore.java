@@ -99,6 +99,14 @@ public final class FeatureStore {
         }
     }
 
+    /** Views whose tiles' expiry index this process made sure of. */
+    private final java.util.Set<String> indexed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private String expiryIndex(FeatureViewSpec spec) {
+        return "CREATE INDEX IF NOT EXISTS " + OnlineStore.quote(spec.tables() + "_tiles_expiry") + " ON "
+                + tiles(spec) + " (feature, tile_start)";
+    }
+
     /** Creates the view's tables and its state row (version -1); existing ones are kept. */
     public void register(FeatureViewSpec spec) {
         try (Connection c = connection(); Statement s = c.createStatement()) {
@@ -106,6 +114,7 @@ public final class FeatureStore {
             s.execute("CREATE TABLE IF NOT EXISTS " + tiles(spec) + " (entity text NOT NULL, feature smallint NOT "
                     + "NULL, tile_start bigint NOT NULL, agg bytea NOT NULL, PRIMARY KEY (entity, feature, "
                     + "tile_start))");
+            s.execute(expiryIndex(spec));
             s.execute("CREATE TABLE IF NOT EXISTS " + latest(spec) + " (entity text NOT NULL, feature smallint NOT "
                     + "NULL, window_start bigint NOT NULL, window_end bigint NOT NULL, agg bytea NOT NULL, "
                     + "PRIMARY KEY (entity, feature))");
@@ -364,6 +373,14 @@ public final class FeatureStore {
 
     /** Drops, per feature, the tiles no window that is not yet final covers. */
     void expireTiles(Connection c, FeatureViewSpec spec, long watermark) throws SQLException {
+        if (!indexed.contains(spec.id())) {
+            // The tiles' key leads with the entity: without this index each round's expiry scanned the whole table
+            // (views created before it get it at their first round in a process; IF NOT EXISTS then costs nothing).
+            try (Statement s = c.createStatement()) {
+                s.execute(expiryIndex(spec));
+            }
+            indexed.add(spec.id());
+        }
         try (PreparedStatement s = c.prepareStatement("DELETE FROM " + tiles(spec) + " WHERE feature = ? AND "
                 + "tile_start <= ?")) {
             for (int f = 0; f < spec.features().size(); f++) {
