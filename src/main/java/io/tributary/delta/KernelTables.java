@@ -140,6 +140,17 @@ final class KernelTables implements Tables {
         return TableChanges.since(engine, at(qualify(location), upToVersion), afterVersion);
     }
 
+    @Override
+    public SnapshotFiles snapshotFiles(String location, long version, List<String> minColumn) {
+        String path = qualify(location);
+        return TableChanges.files(engine, version < 0 ? latest(path) : at(path, version), minColumn);
+    }
+
+    @Override
+    public TableChanges changesOf(String location, long version, List<SnapshotFiles.File> files) {
+        return TableChanges.of(engine, at(qualify(location), version), files);
+    }
+
     Snapshot latest(String path) {
         try {
             return TableManager.loadSnapshot(path).build(engine);

@@ -108,6 +108,53 @@ public final class TableChanges implements TableRows {
         }
     }
 
+    /** The rows of some data files of {@code snapshot}, in the order given (see {@link Tables#changesOf}). */
+    static TableChanges of(Engine engine, Snapshot snapshot, List<SnapshotFiles.File> files) {
+        TableChanges out = new TableChanges(engine, snapshot, snapshot.getVersion());
+        if (out.unsupported.isPresent()) {
+            throw new UnsupportedOperationException(out.unsupported.get());
+        }
+        for (SnapshotFiles.File f : files) {
+            out.files.add(new LogActions.AddedFile(f.logPath(), f.size(), f.modificationTime(), true, false));
+        }
+        return out;
+    }
+
+    /** The live files of {@code snapshot}, with the least value of one leaf column (see {@link Tables#snapshotFiles}). */
+    static SnapshotFiles files(Engine engine, Snapshot snapshot, List<String> minColumn) {
+        List<SnapshotFiles.File> out = new ArrayList<>();
+        boolean[] deletions = {false};
+        LiveFiles.forEach(engine, snapshot, true, scanFile -> {
+            if (io.tributary.delta.kernel.ScanFiles.hasDeletionVector(scanFile)) {
+                deletions[0] = true;
+            }
+            FileStatus status = io.tributary.delta.kernel.ScanFiles.fileStatus(scanFile);
+            String json = io.tributary.delta.kernel.ScanFiles.statsJson(io.tributary.delta.kernel.ScanFiles
+                    .addFile(scanFile));
+            long records = -1;
+            String min = null;
+            if (json != null) {
+                try {
+                    com.fasterxml.jackson.databind.JsonNode stats = STATS.readTree(json);
+                    records = stats.path("numRecords").asLong(-1);
+                    com.fasterxml.jackson.databind.JsonNode v = stats.path("minValues");
+                    for (String p : minColumn) {
+                        v = v.path(p);
+                    }
+                    min = v.isValueNode() && !v.isNull() ? v.asText() : null;
+                } catch (IOException e) {
+                    min = null; // unreadable statistics: as if there were none
+                }
+            }
+            out.add(new SnapshotFiles.File(io.tributary.delta.kernel.ScanFiles.logPath(scanFile), status.getSize(),
+                    status.getModificationTime(), records, min));
+        });
+        return new SnapshotFiles(snapshot.getVersion(), deletions[0], out);
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper STATS =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
     private Optional<String> unsupported(Snapshot latest) {
         if (!latest.getPartitionColumnNames().isEmpty()) {
             return Optional.of("the table at " + tableRoot + " is partitioned (by "

@@ -92,4 +92,18 @@ public interface Tables {
      * @throws NoSuchTableException when there is no Delta log at the location
      */
     TableChanges changesBetween(String location, long afterVersion, long upToVersion);
+
+    /**
+     * The live data files of the snapshot at {@code version} (the latest when negative), each with the least value of
+     * the leaf column at {@code minColumn} (a path into structs) where its statistics give it.
+     *
+     * @throws NoSuchTableException when there is no Delta log at the location
+     */
+    SnapshotFiles snapshotFiles(String location, long version, java.util.List<String> minColumn);
+
+    /**
+     * The rows of some data files of the snapshot at {@code version} (from {@link #snapshotFiles}), read whole in the
+     * order given, with that snapshot's schema; for tables {@link TableChanges} reads (no deletion vectors).
+     */
+    TableChanges changesOf(String location, long version, java.util.List<SnapshotFiles.File> files);
 }

@@ -27,6 +27,11 @@ final class Aggregate {
     long lastTs = Long.MIN_VALUE;
     Object last;
     Hll distinct;
+    /**
+     * Changed by the round under way and not yet written to the online database: a flag on the tile rather than a
+     * second map of changed tiles, which for a first round over a large history held as many entries as the tiles.
+     */
+    boolean dirty;
 
     Aggregate(FeatureFunction function) {
         this.function = function;

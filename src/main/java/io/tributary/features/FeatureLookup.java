@@ -14,10 +14,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A view's features per entity as of a time. As of now: from the online database, in one snapshot of it (the state's
- * watermark, the entities' tiles and their newest final windows): a tumbling or sliding feature is its newest window
- * that ended at or before now (combined from tiles while it is not final, else the stored final one), a rolling
- * feature the window ending at now rounded down to its precision. As of an earlier time: from the offline table's
+ * A view's features per entity as of a time. As of now: from the online database, in one statement and so one snapshot
+ * of it (the state's watermark, the entities' tiles and their newest final windows; {@link Now}). As of an earlier time: from the offline table's
  * final windows only, each window ended at or before that time, so no value is computed from a record after it.
  */
 public final class FeatureLookup {
@@ -49,46 +47,89 @@ public final class FeatureLookup {
         return out;
     }
 
+    /** As of now over JDBC: the one statement of {@link FeatureStore#nowStatement}, as the API's reactive path. */
     private Map<String, Map<String, Object>> now(FeatureViewSpec spec, Set<String> entities, long now) {
+        Now answer = new Now(spec, now);
         try (Connection c = store.connection()) {
-            c.setAutoCommit(false);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            c.setReadOnly(true);
-            try {
-                FeatureState st = store.state(c, spec.id(), false);
-                long watermark = st == null ? Long.MIN_VALUE : st.watermark();
-                Map<TileKey, Aggregate> tiles = store.tilesOf(c, spec, entities);
-                Map<String, Map<Integer, FeatureStore.Window>> latest = store.latestOf(c, spec, entities);
-                c.commit();
-                Map<String, Map<Integer, List<TileKey>>> byEntity = new HashMap<>();
-                for (TileKey t : tiles.keySet()) {
-                    byEntity.computeIfAbsent(t.entity(), e -> new HashMap<>())
-                            .computeIfAbsent(t.feature(), f -> new ArrayList<>()).add(t);
-                }
-                Map<String, Map<String, Object>> out = new HashMap<>();
-                for (String entity : entities) {
-                    Map<Integer, List<TileKey>> own = byEntity.getOrDefault(entity, Map.of());
-                    Map<Integer, FeatureStore.Window> finals = latest.getOrDefault(entity, Map.of());
-                    if (own.isEmpty() && finals.isEmpty()) {
-                        continue;
+            c.setAutoCommit(true);
+            String sql = store.nowStatement(spec).replace("$1", "?").replace("$2", "?");
+            try (java.sql.PreparedStatement s = c.prepareStatement(sql)) {
+                s.setString(1, spec.id());
+                java.sql.Array keys = c.createArrayOf("text", entities.toArray());
+                s.setArray(2, keys);
+                s.setArray(3, keys);
+                try (java.sql.ResultSet rs = s.executeQuery()) {
+                    while (rs.next()) {
+                        answer.row(rs.getInt(1), rs.getString(2), rs.getInt(3), rs.getLong(4), rs.getLong(5),
+                                rs.getBytes(6));
                     }
-                    Map<String, Object> features = new LinkedHashMap<>();
-                    for (int f = 0; f < spec.features().size(); f++) {
-                        Aggregate a = current(spec.features().get(f), tiles, own.getOrDefault(f, List.of()),
-                                finals.get(f), watermark, now);
-                        features.put(spec.features().get(f).name(), a == null ? null : a.value());
-                    }
-                    out.put(entity, features);
                 }
-                return out;
-            } finally {
-                c.rollback();
-                c.setReadOnly(false);
-                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             }
         } catch (SQLException e) {
             throw new IllegalStateException("looking up features of " + spec.name() + " failed: " + e.getMessage(),
                     e);
+        }
+        return answer.features(entities);
+    }
+
+    /**
+     * The features as of now from the rows of {@link FeatureStore#nowStatement}, whoever ran it (JDBC here, the API's
+     * reactive client on its event loop): a tumbling or sliding feature is its newest window that ended at or before
+     * now (combined from tiles while it is not final, else the stored final one), a rolling feature the window ending
+     * at now rounded down to its precision.
+     */
+    public static final class Now {
+        private final FeatureViewSpec spec;
+        private final long now;
+        private long watermark = Long.MIN_VALUE;
+        private final Map<TileKey, Aggregate> tiles = new HashMap<>();
+        private final Map<String, Map<Integer, List<TileKey>>> byEntity = new HashMap<>();
+        private final Map<String, Map<Integer, FeatureStore.Window>> latest = new HashMap<>();
+
+        public Now(FeatureViewSpec spec, long now) {
+            this.spec = spec;
+            this.now = now;
+        }
+
+        /** One row of the statement; a feature the definition does not have (any more) is passed over. */
+        public void row(int kind, String entity, int feature, long start, long end, byte[] aggregate) {
+            if (kind == 0) {
+                watermark = start;
+                return;
+            }
+            if (feature < 0 || feature >= spec.features().size()) {
+                return;
+            }
+            Aggregate a = Aggregate.fromBytes(spec.features().get(feature).function(), aggregate);
+            if (kind == 1) {
+                TileKey t = new TileKey(entity, feature, start);
+                tiles.put(t, a);
+                byEntity.computeIfAbsent(entity, e -> new HashMap<>()).computeIfAbsent(feature,
+                        f -> new ArrayList<>()).add(t);
+            } else {
+                latest.computeIfAbsent(entity, k -> new HashMap<>()).put(feature, new FeatureStore.Window(start, end,
+                        a));
+            }
+        }
+
+        /** Each entity's features by name (null for a feature with no window); an entity with none is left out. */
+        public Map<String, Map<String, Object>> features(java.util.Collection<String> entities) {
+            Map<String, Map<String, Object>> out = new HashMap<>();
+            for (String entity : entities) {
+                Map<Integer, List<TileKey>> own = byEntity.getOrDefault(entity, Map.of());
+                Map<Integer, FeatureStore.Window> finals = latest.getOrDefault(entity, Map.of());
+                if (own.isEmpty() && finals.isEmpty()) {
+                    continue;
+                }
+                Map<String, Object> features = new LinkedHashMap<>();
+                for (int f = 0; f < spec.features().size(); f++) {
+                    Aggregate a = current(spec.features().get(f), tiles, own.getOrDefault(f, List.of()),
+                            finals.get(f), watermark, now);
+                    features.put(spec.features().get(f).name(), a == null ? null : a.value());
+                }
+                out.put(entity, features);
+            }
+            return out;
         }
     }
 

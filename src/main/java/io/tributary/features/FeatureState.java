@@ -5,11 +5,13 @@ import java.time.Instant;
 /**
  * Where a feature view's materialization stands, as its state row in the online database holds it: the source version
  * consumed, the greatest event time seen, the watermark, the window end through which windows were emitted, counters.
- * Times are epoch milliseconds; {@link Long#MIN_VALUE} before any record.
+ * Times are epoch milliseconds; {@link Long#MIN_VALUE} before any record. While the first round over the source's
+ * snapshot is under way (taken in parts, {@code version} still -1): the snapshot's version {@code firstVersion} and
+ * how many of its data files, in the order the round takes them, {@code firstFiles} are consumed.
  */
 public record FeatureState(String viewId, long version, long maxEventTime, long watermark, long finalThrough,
         long recordsRead, long lateDropped, long skipped, Instant sourceCommittedAt, Instant updatedAt, String state,
-        String message) {
+        String message, long firstVersion, int firstFiles) {
     public static final String PROVISIONING = "PROVISIONING";
     public static final String ONLINE = "ONLINE";
     public static final String FAILED = "FAILED";

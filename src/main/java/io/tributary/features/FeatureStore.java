@@ -32,19 +32,20 @@ public final class FeatureStore {
      */
     private final Map<String, Cached> cache = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Cached(long version, Map<TileKey, Aggregate> tiles) {}
+    private record Cached(long version, int firstFiles, Map<TileKey, Aggregate> tiles) {}
 
     public FeatureStore(OnlineStore online) {
         this.online = online;
     }
 
-    Map<TileKey, Aggregate> cached(String viewId, long version) {
+    /** {@code firstFiles}: the position within a first round in parts ({@link FeatureState#firstFiles}). */
+    Map<TileKey, Aggregate> cached(String viewId, long version, int firstFiles) {
         Cached c = cache.remove(viewId);
-        return c != null && c.version() == version ? c.tiles() : null;
+        return c != null && c.version() == version && c.firstFiles() == firstFiles ? c.tiles() : null;
     }
 
-    void cache(String viewId, long version, Map<TileKey, Aggregate> tiles) {
-        cache.put(viewId, new Cached(version, tiles));
+    void cache(String viewId, long version, int firstFiles, Map<TileKey, Aggregate> tiles) {
+        cache.put(viewId, new Cached(version, firstFiles, tiles));
     }
 
     Connection connection() throws SQLException {
@@ -83,8 +84,12 @@ public final class FeatureStore {
                         + "records_read bigint NOT NULL DEFAULT 0, late_dropped bigint NOT NULL DEFAULT 0, "
                         + "skipped bigint NOT NULL DEFAULT 0, source_committed_at timestamptz, updated_at timestamptz, "
                         + "state text NOT NULL DEFAULT 'PROVISIONING', state_message text)");
+                // Added with the first round in parts: a state table of an earlier release gets them here.
+                s.execute("ALTER TABLE " + stateTable() + " ADD COLUMN IF NOT EXISTS first_version bigint NOT NULL "
+                        + "DEFAULT -1, ADD COLUMN IF NOT EXISTS first_files integer NOT NULL DEFAULT 0");
             } catch (SQLException e) {
-                if (!"23505".equals(e.getSQLState())) { // two processes creating at once
+                // two processes creating (23505) or adding the columns (42701) at once
+                if (!"23505".equals(e.getSQLState()) && !"42701".equals(e.getSQLState())) {
                     throw e;
                 }
             } finally {
@@ -94,6 +99,14 @@ public final class FeatureStore {
         }
     }
 
+    /** Views whose tiles' expiry index this process made sure of. */
+    private final java.util.Set<String> indexed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private String expiryIndex(FeatureViewSpec spec) {
+        return "CREATE INDEX IF NOT EXISTS " + OnlineStore.quote(spec.tables() + "_tiles_expiry") + " ON "
+                + tiles(spec) + " (feature, tile_start)";
+    }
+
     /** Creates the view's tables and its state row (version -1); existing ones are kept. */
     public void register(FeatureViewSpec spec) {
         try (Connection c = connection(); Statement s = c.createStatement()) {
@@ -101,6 +114,7 @@ public final class FeatureStore {
             s.execute("CREATE TABLE IF NOT EXISTS " + tiles(spec) + " (entity text NOT NULL, feature smallint NOT "
                     + "NULL, tile_start bigint NOT NULL, agg bytea NOT NULL, PRIMARY KEY (entity, feature, "
                     + "tile_start))");
+            s.execute(expiryIndex(spec));
             s.execute("CREATE TABLE IF NOT EXISTS " + latest(spec) + " (entity text NOT NULL, feature smallint NOT "
                     + "NULL, window_start bigint NOT NULL, window_end bigint NOT NULL, agg bytea NOT NULL, "
                     + "PRIMARY KEY (entity, feature))");
@@ -148,7 +162,8 @@ public final class FeatureStore {
 
     FeatureState state(Connection c, String viewId, boolean lock) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT version, max_event_time, watermark, final_through, "
-                + "records_read, late_dropped, skipped, source_committed_at, updated_at, state, state_message FROM "
+                + "records_read, late_dropped, skipped, source_committed_at, updated_at, state, state_message, "
+                + "first_version, first_files FROM "
                 + stateTable() + " WHERE view_id = ?" + (lock ? " FOR UPDATE" : ""))) {
             s.setString(1, viewId);
             try (ResultSet rs = s.executeQuery()) {
@@ -157,7 +172,8 @@ public final class FeatureStore {
                 }
                 return new FeatureState(viewId, rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
                         rs.getLong(5), rs.getLong(6), rs.getLong(7), instant(rs.getTimestamp(8)),
-                        instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11));
+                        instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11), rs.getLong(12),
+                        rs.getInt(13));
             }
         }
     }
@@ -238,8 +254,8 @@ public final class FeatureStore {
     void saveState(Connection c, FeatureState s) throws SQLException {
         try (PreparedStatement p = c.prepareStatement("UPDATE " + stateTable() + " SET version = ?, "
                 + "max_event_time = ?, watermark = ?, final_through = ?, records_read = ?, late_dropped = ?, "
-                + "skipped = ?, source_committed_at = ?, updated_at = now(), state = ?, state_message = NULL "
-                + "WHERE view_id = ?")) {
+                + "skipped = ?, source_committed_at = ?, updated_at = now(), state = ?, state_message = NULL, "
+                + "first_version = ?, first_files = ? WHERE view_id = ?")) {
             p.setLong(1, s.version());
             p.setLong(2, s.maxEventTime());
             p.setLong(3, s.watermark());
@@ -249,7 +265,9 @@ public final class FeatureStore {
             p.setLong(7, s.skipped());
             p.setTimestamp(8, s.sourceCommittedAt() == null ? null : Timestamp.from(s.sourceCommittedAt()));
             p.setString(9, FeatureState.ONLINE);
-            p.setString(10, s.viewId());
+            p.setLong(10, s.firstVersion());
+            p.setInt(11, s.firstFiles());
+            p.setString(12, s.viewId());
             p.executeUpdate();
         }
     }
@@ -312,30 +330,57 @@ public final class FeatureStore {
         return out;
     }
 
+    /**
+     * The as-of-now lookup's one statement ({@link FeatureLookup.Now}): the view's watermark, the entities' tiles and
+     * their newest final windows, in one snapshot of the database (one statement sees one), so a round's transaction
+     * is seen whole or not at all. Parameters: {@code $1} the view's id, {@code $2} the entities' keys as
+     * {@code text[]}. Columns: kind (0 the state, 1 a tile, 2 a final window), entity, feature, start (the watermark for
+     * the state), end, aggregate.
+     */
+    public String nowStatement(FeatureViewSpec spec) {
+        return "SELECT 0 AS kind, NULL::text AS entity, 0::smallint AS feature, watermark AS start, 0::bigint AS "
+                + "\"end\", NULL::bytea AS agg FROM " + stateTable() + " WHERE view_id = $1 "
+                + "UNION ALL SELECT 1, entity, feature, tile_start, 0, agg FROM " + tiles(spec)
+                + " WHERE entity = ANY ($2::text[]) "
+                + "UNION ALL SELECT 2, entity, feature, window_start, window_end, agg FROM " + latest(spec)
+                + " WHERE entity = ANY ($2::text[])";
+    }
+
     /** A window of one feature and its aggregate. */
     record Window(long start, long end, Aggregate aggregate) {}
 
-    void writeTiles(Connection c, FeatureViewSpec spec, Map<TileKey, Aggregate> changed) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, "
-                + "agg) VALUES (?, ?, ?, ?) ON CONFLICT (entity, feature, tile_start) DO UPDATE SET agg = "
-                + "EXCLUDED.agg")) {
-            int n = 0;
-            for (Map.Entry<TileKey, Aggregate> e : changed.entrySet()) {
-                s.setString(1, e.getKey().entity());
-                s.setShort(2, (short) e.getKey().feature());
-                s.setLong(3, e.getKey().start());
-                s.setBytes(4, e.getValue().toBytes());
-                s.addBatch();
-                if (++n % 1000 == 0) {
-                    s.executeBatch();
+    /**
+     * Writes the tiles the round changed ({@link Aggregate#dirty}, cleared here) that a window not yet final still
+     * needs ({@code keep}); a changed tile the watermark already passed is not written only to be deleted again.
+     */
+    void writeTiles(Connection c, FeatureViewSpec spec, Map<TileKey, Aggregate> tiles,
+            java.util.function.Predicate<TileKey> keep) throws SQLException {
+        try (ArrayBatch batch = new ArrayBatch(c, "INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, agg) "
+                + "SELECT * FROM unnest(?::text[], ?::smallint[], ?::bigint[], ?::bytea[]) ON CONFLICT (entity, "
+                + "feature, tile_start) DO UPDATE SET agg = EXCLUDED.agg", "text", "smallint", "bigint", "bytea")) {
+            for (Map.Entry<TileKey, Aggregate> e : tiles.entrySet()) {
+                Aggregate a = e.getValue();
+                if (!a.dirty) {
+                    continue;
+                }
+                a.dirty = false;
+                if (keep.test(e.getKey())) {
+                    batch.add(e.getKey().entity(), (short) e.getKey().feature(), e.getKey().start(), a.toBytes());
                 }
             }
-            s.executeBatch();
         }
     }
 
     /** Drops, per feature, the tiles no window that is not yet final covers. */
     void expireTiles(Connection c, FeatureViewSpec spec, long watermark) throws SQLException {
+        if (!indexed.contains(spec.id())) {
+            // The tiles' key leads with the entity: without this index each round's expiry scanned the whole table
+            // (views created before it get it at their first round in a process; IF NOT EXISTS then costs nothing).
+            try (Statement s = c.createStatement()) {
+                s.execute(expiryIndex(spec));
+            }
+            indexed.add(spec.id());
+        }
         try (PreparedStatement s = c.prepareStatement("DELETE FROM " + tiles(spec) + " WHERE feature = ? AND "
                 + "tile_start <= ?")) {
             for (int f = 0; f < spec.features().size(); f++) {
@@ -351,25 +396,92 @@ public final class FeatureStore {
         }
     }
 
-    /** Keeps per entity and feature the window with the greatest end. */
-    void writeLatest(Connection c, FeatureViewSpec spec, Map<TileKey, Window> newest) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("INSERT INTO " + latest(spec) + " AS t (entity, feature, "
-                + "window_start, window_end, agg) VALUES (?, ?, ?, ?, ?) ON CONFLICT (entity, feature) DO UPDATE SET "
-                + "window_start = EXCLUDED.window_start, window_end = EXCLUDED.window_end, agg = EXCLUDED.agg "
-                + "WHERE EXCLUDED.window_end >= t.window_end")) {
-            int n = 0;
-            for (Map.Entry<TileKey, Window> e : newest.entrySet()) {
-                s.setString(1, e.getKey().entity());
-                s.setShort(2, (short) e.getKey().feature());
-                s.setLong(3, e.getValue().start());
-                s.setLong(4, e.getValue().end());
-                s.setBytes(5, e.getValue().aggregate().toBytes());
-                s.addBatch();
-                if (++n % 1000 == 0) {
-                    s.executeBatch();
-                }
+    /**
+     * Keeps per entity and feature the window with the greatest end, written in batches as a round produces them (a
+     * first round over a large history has one per entity and feature: never all held at once).
+     */
+    LatestWriter latestWriter(Connection c, FeatureViewSpec spec) throws SQLException {
+        return new LatestWriter(new ArrayBatch(c, "INSERT INTO " + latest(spec) + " AS t (entity, feature, "
+                + "window_start, window_end, agg) SELECT * FROM unnest(?::text[], ?::smallint[], ?::bigint[], "
+                + "?::bigint[], ?::bytea[]) ON CONFLICT (entity, feature) DO UPDATE SET window_start = "
+                + "EXCLUDED.window_start, window_end = EXCLUDED.window_end, agg = EXCLUDED.agg "
+                + "WHERE EXCLUDED.window_end >= t.window_end", "text", "smallint", "bigint", "bigint", "bytea"));
+    }
+
+    static final class LatestWriter implements AutoCloseable {
+        private final ArrayBatch batch;
+
+        private LatestWriter(ArrayBatch batch) {
+            this.batch = batch;
+        }
+
+        /** Each entity and feature at most once per writer (one statement cannot update a row twice). */
+        void add(String entity, int feature, Window w) throws SQLException {
+            batch.add(entity, (short) feature, w.start(), w.end(), w.aggregate().toBytes());
+        }
+
+        @Override
+        public void close() throws SQLException {
+            batch.close();
+        }
+    }
+
+    /**
+     * Rows sent {@value #ARRAY_BATCH} at a time as one array per column to one statement ({@code unnest}): one round
+     * trip and one execution per batch instead of per row, what a first round's millions of rows need (a JDBC batch of
+     * single-row statements kept the round waiting on PostgreSQL most of its time).
+     */
+    static final class ArrayBatch implements AutoCloseable {
+        static final int ARRAY_BATCH = 5_000;
+        private final Connection connection;
+        private final PreparedStatement statement;
+        private final String[] types;
+        private final java.util.List<java.util.List<Object>> columns = new java.util.ArrayList<>();
+
+        ArrayBatch(Connection connection, String sql, String... types) throws SQLException {
+            this.connection = connection;
+            this.statement = connection.prepareStatement(sql);
+            this.types = types;
+            for (int i = 0; i < types.length; i++) {
+                columns.add(new java.util.ArrayList<>());
             }
-            s.executeBatch();
+        }
+
+        void add(Object... values) throws SQLException {
+            for (int i = 0; i < values.length; i++) {
+                columns.get(i).add(values[i]);
+            }
+            if (columns.get(0).size() >= ARRAY_BATCH) {
+                flush();
+            }
+        }
+
+        void flush() throws SQLException {
+            if (columns.get(0).isEmpty()) {
+                return;
+            }
+            for (int i = 0; i < types.length; i++) {
+                java.util.List<Object> col = columns.get(i);
+                Object[] values = switch (types[i]) {
+                    case "text" -> col.toArray(new String[0]);
+                    case "smallint" -> col.toArray(new Short[0]);
+                    case "bigint" -> col.toArray(new Long[0]);
+                    case "bytea" -> col.toArray(new byte[0][]);
+                    default -> throw new IllegalArgumentException(types[i]);
+                };
+                statement.setArray(i + 1, connection.createArrayOf(types[i], values));
+                col.clear();
+            }
+            statement.executeUpdate();
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                flush();
+            } finally {
+                statement.close();
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.tributary.features;
 
 import io.tributary.delta.DeltaTable;
+import io.tributary.delta.SnapshotFiles;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
 import java.sql.Connection;
@@ -9,12 +10,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * One materialization round of a feature view, incremental and exactly once:
@@ -39,6 +37,7 @@ import org.apache.avro.generic.GenericRecord;
  * record of what it holds keeps it from taking a window twice.
  */
 public final class Materializer {
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(Materializer.class);
     private final Tables tables;
     private final FeatureStore store;
     private final OfflineFeatures offline;
@@ -49,11 +48,29 @@ public final class Materializer {
     /** How long a round waits for another round's lock on the view, well below the connection's socket timeout. */
     static final long LOCK_WAIT_MS = 10_000;
 
-    private record Pending(String viewId, long version, Map<TileKey, Aggregate> tiles) {}
+    /**
+     * Records a part of a first round takes at least (whole files), unless the files end: the tiles of one part (and
+     * of the windows still open) are what the round holds, whatever the size of the source.
+     */
+    public static final int CHUNK_RECORDS = 200_000;
+    /** Files a part of a first round takes at most. */
+    static final int MAX_CHUNK_FILES = 1000;
+    /** What a file without statistics counts as. */
+    static final long UNKNOWN_FILE_RECORDS = 10_000;
+
+    private final int chunkRecords;
+
+    private record Pending(String viewId, long version, int firstFiles, Map<TileKey, Aggregate> tiles) {}
 
     private Pending pending;
 
     public Materializer(Tables tables, FeatureStore store, MaterializeHooks hooks) {
+        this(tables, store, hooks, CHUNK_RECORDS);
+    }
+
+    /** {@code chunkRecords}: see {@link #CHUNK_RECORDS} (tests take a first round in parts of a few records). */
+    public Materializer(Tables tables, FeatureStore store, MaterializeHooks hooks, int chunkRecords) {
+        this.chunkRecords = Math.max(1, chunkRecords);
         this.tables = tables;
         this.store = store;
         this.offline = new OfflineFeatures(tables);
@@ -68,7 +85,7 @@ public final class Materializer {
                 MaterializeResult r = round(c, spec);
                 c.commit();
                 if (pending != null) {
-                    store.cache(pending.viewId(), pending.version(), pending.tiles());
+                    store.cache(pending.viewId(), pending.version(), pending.firstFiles(), pending.tiles());
                 }
                 return r;
             } catch (FeatureViewBusyException e) {
@@ -90,157 +107,196 @@ public final class Materializer {
     }
 
     private MaterializeResult round(Connection c, FeatureViewSpec spec) throws SQLException {
+        long t0 = System.nanoTime();
         FeatureState st = store.lockState(c, spec.id(), LOCK_WAIT_MS);
         if (st == null) {
             throw new FeatureViewGoneException("feature view " + spec.name() + " was deleted");
         }
         long latest = tables.open(spec.sourceLocation()).status().version();
         if (latest == st.version()) {
-            return new MaterializeResult(st.version(), st.version(), 0, 0, 0, st.watermark());
+            return new MaterializeResult(st.version(), st.version(), 0, 0, 0, st.watermark(), false);
         }
-        boolean first = st.version() < 0;
-        // The first round takes the snapshot whole; then commit by commit, at most MAX_COMMITS per round (a round is
-        // one PostgreSQL transaction and one offline commit: catching up a long backlog goes in bounded steps).
-        long upTo = first ? latest : Math.min(latest, st.version() + MAX_COMMITS);
         // The tiles this process kept after its own last round of the view, if that round is the one the state row
         // records; else (another process's round, a failed one, a restart) read them again.
-        Map<TileKey, Aggregate> tiles = store.cached(spec.id(), st.version());
+        Map<TileKey, Aggregate> tiles = store.cached(spec.id(), st.version(), st.firstFiles());
         if (tiles == null) {
             tiles = store.loadTiles(c, spec);
         }
-        Map<TileKey, Aggregate> changed = new HashMap<>();
-        Map<String, List<Object>> entityValues = new HashMap<>();
-        long maxEvent = st.maxEventTime();
+        Reading r = new Reading(spec, tiles, st.maxEventTime());
         long watermark = st.watermark();
-        long read = 0;
-        long late = 0;
-        long skipped = 0;
+        long upTo;
         long committedAt = 0;
-        List<Feature> features = spec.features();
-        for (long v = first ? upTo : st.version() + 1; v <= upTo; v++) {
-            try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), first ? -1 : v - 1, v)) {
-                committedAt = changes.committedAtMs();
-                while (changes.hasNext()) {
-                    Map<String, Object> row = changes.next();
-                    String entity = EntityKeys.of(row, spec.entityPaths());
-                    Long ts = millis(EntityKeys.extract(row, spec.timestampPath()));
-                    if (entity == null || ts == null) {
-                        skipped++;
-                        continue;
-                    }
-                    // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
-                    if (!first && ts < watermark) {
-                        late++;
-                        continue;
-                    }
-                    read++;
-                    if (!entityValues.containsKey(entity)) {
-                        List<Object> values = new ArrayList<>();
-                        for (List<String> p : spec.entityPaths()) {
-                            values.add(EntityKeys.extract(row, p));
-                        }
-                        entityValues.put(entity, values);
-                    }
-                    for (int f = 0; f < features.size(); f++) {
-                        Feature feature = features.get(f);
-                        TileKey key = new TileKey(entity, f, feature.window().tileStart(ts));
-                        Aggregate a = changed.get(key);
-                        if (a == null) {
-                            a = tiles.get(key);
-                            if (a == null) {
-                                a = new Aggregate(feature.function());
-                                tiles.put(key, a);
-                            }
-                            changed.put(key, a);
-                        }
-                        Object value = feature.column() == null ? Boolean.TRUE
-                                : EntityKeys.extract(row, feature.column());
-                        a.add(value instanceof String str && str.length() > 10_000 ? str.substring(0, 10_000)
-                                : value, ts, feature.column() == null);
-                    }
-                    maxEvent = Math.max(maxEvent, ts);
+        long firstVersion = -1;
+        int firstFiles = 0;
+        if (st.version() < 0) {
+            // The first round: the source's snapshot as it is (nothing is late), backfilled rows included, in parts.
+            SnapshotFiles snapshot = tables.snapshotFiles(spec.sourceLocation(),
+                    st.firstFiles() > 0 ? st.firstVersion() : -1, spec.timestampPath());
+            if (snapshot.deletionVectors()) {
+                // Rows deleted from files: only Kernel's scan reads such a snapshot right, and it reads it whole.
+                try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), -1, snapshot.version())) {
+                    committedAt = changes.committedAtMs();
+                    r.all(changes, Long.MIN_VALUE);
+                }
+                upTo = snapshot.version();
+                watermark = Math.max(watermark, minus(r.maxEvent, spec.latenessMs()));
+            } else {
+                List<SnapshotFiles.File> files = inEventTimeOrder(spec, snapshot.files());
+                int end = chunkEnd(files, st.firstFiles());
+                try (TableChanges changes = tables.changesOf(spec.sourceLocation(), snapshot.version(),
+                        files.subList(st.firstFiles(), end))) {
+                    committedAt = changes.committedAtMs();
+                    r.all(changes, Long.MIN_VALUE);
+                }
+                if (end < files.size()) {
+                    // Every record still to read is at or after the least event time of the files still to read,
+                    // so the windows ending by then are complete: final (capped, as at the round's end, by the
+                    // greatest event time seen less the lateness), and the tiles only they need can go.
+                    upTo = -1;
+                    firstVersion = snapshot.version();
+                    firstFiles = end;
+                    watermark = Math.max(watermark, Math.min(minMillis(spec, files.get(end)),
+                            minus(r.maxEvent, spec.latenessMs())));
+                } else {
+                    upTo = snapshot.version();
+                    watermark = Math.max(watermark, minus(r.maxEvent, spec.latenessMs()));
                 }
             }
-            if (maxEvent != Long.MIN_VALUE) {
-                watermark = Math.max(watermark, minus(maxEvent, spec.latenessMs()));
+        } else {
+            // Commit by commit, at most MAX_COMMITS per round (a round is one PostgreSQL transaction and one offline
+            // commit: catching up a long backlog goes in bounded steps).
+            upTo = Math.min(latest, st.version() + MAX_COMMITS);
+            for (long v = st.version() + 1; v <= upTo; v++) {
+                try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), v - 1, v)) {
+                    committedAt = changes.committedAtMs();
+                    // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
+                    r.all(changes, watermark);
+                }
+                watermark = Math.max(watermark, minus(r.maxEvent, spec.latenessMs()));
             }
         }
+        long t1 = System.nanoTime();
         DeltaTable table = offline.open(spec);
         OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
         long from = Math.max(st.finalThrough(), progress.finalThrough());
-        Map<TileKey, FeatureStore.Window> newest = new HashMap<>();
-        List<GenericRecord> rows = finals(spec, tiles, entityValues, from, watermark, newest);
-        if (progress.sourceVersion() < upTo) {
-            OfflineFeatures.append(table, table.status().version(), OfflineFeatures.schema(spec), rows,
-                    new OfflineFeatures.Progress(upTo, Math.max(watermark, progress.finalThrough())));
+        long finalWindows;
+        try (FeatureStore.LatestWriter latestWriter = store.latestWriter(c, spec)) {
+            FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
+            if (!progress.holds(upTo, firstFiles)) {
+                OfflineFeatures.append(table, table.status().version(), rows, new OfflineFeatures.Progress(upTo,
+                        Math.max(watermark, progress.finalThrough()), firstFiles));
+            } else {
+                rows.drain(); // the previous attempt's offline commit holds them: only the newest windows are wanted
+            }
+            finalWindows = rows.produced();
         }
+        long t2 = System.nanoTime();
         hooks.afterOfflineCommit(spec);
-        store.writeTiles(c, spec, changed);
-        store.writeLatest(c, spec, newest);
+        long wm = watermark;
+        store.writeTiles(c, spec, tiles, k -> !expired(spec, k, wm));
         store.expireTiles(c, spec, watermark);
         expire(spec, tiles, watermark);
-        store.saveState(c, new FeatureState(spec.id(), upTo, maxEvent, watermark,
-                Math.max(from, watermark), st.recordsRead() + read, st.lateDropped() + late, st.skipped() + skipped,
-                Instant.ofEpochMilli(committedAt), null, FeatureState.ONLINE, null));
-        pending = new Pending(spec.id(), upTo, tiles);
-        return new MaterializeResult(st.version(), upTo, read, late, rows.size(), watermark);
+        store.saveState(c, new FeatureState(spec.id(), upTo, r.maxEvent, watermark, Math.max(from, watermark),
+                st.recordsRead() + r.read, st.lateDropped() + r.late, st.skipped() + r.skipped,
+                Instant.ofEpochMilli(committedAt), null, FeatureState.ONLINE, null, firstVersion, firstFiles));
+        pending = new Pending(spec.id(), upTo, firstFiles, tiles);
+        // Where a round's time goes (bench/features' freshness): reading the source, the offline table's file and
+        // commit (with the newest windows' upserts made as the rows are), the rest of the PostgreSQL writes.
+        LOG.debugf("round of %s to version %d: %d records read in %d ms, %d final windows written in %d ms, tiles and "
+                + "state in %d ms (%d tiles held)", spec.name(), upTo, r.read, (t1 - t0) / 1_000_000, finalWindows,
+                (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, tiles.size());
+        return new MaterializeResult(st.version(), upTo, r.read, r.late, finalWindows, watermark, upTo < 0);
+    }
+
+    /** Records into tiles, with the round's counters. */
+    private static final class Reading {
+        private final FeatureViewSpec spec;
+        private final Map<TileKey, Aggregate> tiles;
+        long maxEvent;
+        long read;
+        long late;
+        long skipped;
+
+        Reading(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long maxEvent) {
+            this.spec = spec;
+            this.tiles = tiles;
+            this.maxEvent = maxEvent;
+        }
+
+        /** Every row of {@code changes}; one older than {@code watermark} is dropped and counted. */
+        void all(TableChanges changes, long watermark) {
+            List<Feature> features = spec.features();
+            while (changes.hasNext()) {
+                Map<String, Object> row = changes.next();
+                String entity = EntityKeys.of(row, spec.entityPaths());
+                Long ts = millis(EntityKeys.extract(row, spec.timestampPath()));
+                if (entity == null || ts == null) {
+                    skipped++;
+                    continue;
+                }
+                if (ts < watermark) {
+                    late++;
+                    continue;
+                }
+                read++;
+                for (int f = 0; f < features.size(); f++) {
+                    Feature feature = features.get(f);
+                    TileKey key = new TileKey(entity, f, feature.window().tileStart(ts));
+                    Aggregate a = tiles.get(key);
+                    if (a == null) {
+                        a = new Aggregate(feature.function());
+                        tiles.put(key, a);
+                    }
+                    a.dirty = true;
+                    Object value = feature.column() == null ? Boolean.TRUE : EntityKeys.extract(row, feature.column());
+                    a.add(value instanceof String str && str.length() > 10_000 ? str.substring(0, 10_000) : value, ts,
+                            feature.column() == null);
+                }
+                maxEvent = Math.max(maxEvent, ts);
+            }
+        }
     }
 
     /**
-     * The windows with an end in {@code (from, watermark]} that hold a record, combined from their tiles, as offline
-     * rows (features of one window shape share a row); {@code newest} gets each entity's and feature's newest.
+     * The snapshot's files by the least event time their statistics give (files without one first: they may hold
+     * any time), then by path: the order a first round takes them in, the same in every attempt.
      */
-    private static List<GenericRecord> finals(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles,
-            Map<String, List<Object>> entityValues, long from, long watermark, Map<TileKey, FeatureStore.Window> newest) {
-        if (watermark == Long.MIN_VALUE || watermark <= from) {
-            return List.of();
-        }
-        // (entity, start, end) → feature values, in a stable order so a repeated round writes the same file.
-        Map<String, TreeMap<long[], Object[]>> byEntity = new TreeMap<>();
-        int n = spec.features().size();
-        Map<TileKey, Boolean> done = new HashMap<>();
-        for (TileKey tile : tiles.keySet()) {
-            Feature feature = spec.features().get(tile.feature());
-            FeatureWindow w = feature.window();
-            // Only the windows holding this tile that end in (from, watermark]: start in (from - d, watermark - d].
-            long first = w.firstStartHolding(tile.start());
-            if (from != Long.MIN_VALUE) {
-                first = Math.max(first, (Math.floorDiv(from - w.durationMs(), w.slideMs()) + 1) * w.slideMs());
-            }
-            long last = Math.min(tile.start(), watermark - w.durationMs());
-            for (long start = first; start <= last; start += w.slideMs()) {
-                long end = start + w.durationMs();
-                TileKey windowKey = new TileKey(tile.entity(), tile.feature(), start);
-                if (done.put(windowKey, Boolean.TRUE) != null) {
-                    continue;
-                }
-                Aggregate sum = new Aggregate(feature.function());
-                for (long t = start; t < end; t += w.tileMs()) {
-                    Aggregate a = tiles.get(new TileKey(tile.entity(), tile.feature(), t));
-                    if (a != null) {
-                        sum.merge(a);
-                    }
-                }
-                Object[] values = byEntity.computeIfAbsent(tile.entity(), e -> new TreeMap<>(Materializer::compare))
-                        .computeIfAbsent(new long[] {start, end}, k -> new Object[n]);
-                values[tile.feature()] = sum.value();
-                TileKey latestKey = new TileKey(tile.entity(), tile.feature(), 0);
-                FeatureStore.Window held = newest.get(latestKey);
-                if (held == null || held.end() < end) {
-                    newest.put(latestKey, new FeatureStore.Window(start, end, sum));
-                }
-            }
-        }
-        Schema schema = OfflineFeatures.schema(spec);
-        List<GenericRecord> out = new ArrayList<>();
-        for (Map.Entry<String, TreeMap<long[], Object[]>> e : byEntity.entrySet()) {
-            List<Object> entity = entityValues.containsKey(e.getKey()) ? entityValues.get(e.getKey())
-                    : EntityKeys.values(e.getKey());
-            for (Map.Entry<long[], Object[]> w : e.getValue().entrySet()) {
-                out.add(OfflineFeatures.row(schema, spec, entity, w.getKey()[0], w.getKey()[1], w.getValue()));
-            }
-        }
+    private static List<SnapshotFiles.File> inEventTimeOrder(FeatureViewSpec spec, List<SnapshotFiles.File> files) {
+        List<SnapshotFiles.File> out = new ArrayList<>(files);
+        out.sort(Comparator.comparingLong((SnapshotFiles.File f) -> minMillis(spec, f))
+                .thenComparing(SnapshotFiles.File::logPath));
         return out;
+    }
+
+    /** Where the part of a first round starting at file {@code from} ends: {@link #chunkRecords} records or so. */
+    private int chunkEnd(List<SnapshotFiles.File> files, int from) {
+        long records = 0;
+        int end = from;
+        while (end < files.size() && (end == from || records < chunkRecords) && end - from < MAX_CHUNK_FILES) {
+            long n = files.get(end).numRecords();
+            records += n < 0 ? UNKNOWN_FILE_RECORDS : n;
+            end++;
+        }
+        return end;
+    }
+
+    /** The least event time of a file by its statistics, {@link Long#MIN_VALUE} when they do not say. */
+    static long minMillis(FeatureViewSpec spec, SnapshotFiles.File file) {
+        String min = file.min();
+        if (min == null) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            if (spec.timestampIsLong()) {
+                return Long.parseLong(min);
+            }
+            if (min.endsWith("Z") || min.matches(".*[+-][0-9]{2}:[0-9]{2}$")) {
+                return java.time.OffsetDateTime.parse(min).toInstant().toEpochMilli();
+            }
+            return LocalDateTime.parse(min).toInstant(ZoneOffset.UTC).toEpochMilli();
+        } catch (RuntimeException e) {
+            return Long.MIN_VALUE; // statistics in a form not known here: as if there were none
+        }
     }
 
     /** The in-memory twin of {@link FeatureStore#expireTiles}. */
@@ -248,12 +304,13 @@ public final class Materializer {
         if (watermark == Long.MIN_VALUE) {
             return;
         }
-        tiles.keySet().removeIf(k -> k.start() <= watermark - spec.features().get(k.feature()).window().durationMs());
+        tiles.keySet().removeIf(k -> expired(spec, k, watermark));
     }
 
-    private static int compare(long[] a, long[] b) {
-        int c = Long.compare(a[1], b[1]);
-        return c != 0 ? c : Long.compare(a[0], b[0]);
+    /** No window that is not yet final holds the tile. */
+    private static boolean expired(FeatureViewSpec spec, TileKey k, long watermark) {
+        return watermark != Long.MIN_VALUE
+                && k.start() <= watermark - spec.features().get(k.feature()).window().durationMs();
     }
 
     static long minus(long t, long d) {

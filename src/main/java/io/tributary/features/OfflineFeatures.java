@@ -6,6 +6,7 @@ import io.tributary.delta.NoSuchTableException;
 import io.tributary.delta.TableExistsException;
 import io.tributary.delta.Tables;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,7 +28,7 @@ import org.apache.avro.generic.GenericRecord;
 public final class OfflineFeatures {
     public static final String DOMAIN = "tributary.feature.source";
     private static final Pattern CONFIG = Pattern.compile(
-            "\\{\"source_version\":(-?[0-9]+),\"final_through\":(-?[0-9]+)}");
+            "\\{\"source_version\":(-?[0-9]+),\"final_through\":(-?[0-9]+)(?:,\"first_files\":([0-9]+))?}");
 
     private final Tables tables;
 
@@ -35,9 +36,22 @@ public final class OfflineFeatures {
         this.tables = tables;
     }
 
-    /** What the table holds: the source version and final-through of its last append; (-1, MIN) before any. */
-    public record Progress(long sourceVersion, long finalThrough) {
-        static final Progress NONE = new Progress(-1, Long.MIN_VALUE);
+    /**
+     * What the table holds: the source version and final-through of its last append; (-1, MIN) before any. While the
+     * first round is under way (source version -1): how many of the snapshot's files its parts took.
+     */
+    public record Progress(long sourceVersion, long finalThrough, int firstFiles) {
+        static final Progress NONE = new Progress(-1, Long.MIN_VALUE, 0);
+
+        /** The table already holds what a round up to {@code sourceVersion} (or, at -1, {@code firstFiles}) adds. */
+        boolean holds(long version, int files) {
+            return version >= 0 ? sourceVersion >= version : sourceVersion >= 0 || firstFiles >= files;
+        }
+
+        String json() {
+            return "{\"source_version\":" + sourceVersion + ",\"final_through\":" + finalThrough
+                    + (firstFiles > 0 ? ",\"first_files\":" + firstFiles : "") + "}";
+        }
     }
 
     /** Creates the table (an existing one is taken as is: a create that crashed after it). */
@@ -75,17 +89,38 @@ public final class OfflineFeatures {
             throw new IllegalStateException("the offline feature table at " + table.location() + " has an unreadable "
                     + DOMAIN + " domain: " + config.get());
         }
-        return new Progress(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
+        return new Progress(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                m.group(3) == null ? 0 : Integer.parseInt(m.group(3)));
     }
 
-    /** Appends the rows with the progress in one commit; the table must be at {@code basedOn}. */
-    static void append(DeltaTable table, long basedOn, Schema schema, List<GenericRecord> rows, Progress progress) {
+    /**
+     * Rows per data file: a file's Parquet bytes are built in memory before they are stored, so a round's rows (a
+     * first round over a long history makes tens of millions) go into several files of one commit.
+     */
+    static final int ROWS_PER_FILE = 500_000;
+
+    /**
+     * Appends the rows with the progress in one commit; the table must be at {@code basedOn}. The rows are taken as
+     * they come, a file at a time, never all held.
+     */
+    static void append(DeltaTable table, long basedOn, Iterator<GenericRecord> rows, Progress progress) {
         List<DataFile> files = new ArrayList<>();
-        if (!rows.isEmpty()) {
-            files.add(table.writeDataFile(rows));
+        while (rows.hasNext()) {
+            int[] left = {ROWS_PER_FILE};
+            files.add(table.writeDataFile(() -> new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return left[0] > 0 && rows.hasNext();
+                }
+
+                @Override
+                public GenericRecord next() {
+                    left[0]--;
+                    return rows.next();
+                }
+            }));
         }
-        table.commitExclusive(basedOn, files, Map.of(DOMAIN, "{\"source_version\":" + progress.sourceVersion()
-                + ",\"final_through\":" + progress.finalThrough() + "}"));
+        table.commitExclusive(basedOn, files, Map.of(DOMAIN, progress.json()));
     }
 
     static Schema schema(FeatureViewSpec spec) {

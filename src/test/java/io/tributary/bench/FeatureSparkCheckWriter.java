@@ -12,6 +12,7 @@ import io.tributary.features.FeatureViewCompiler;
 import io.tributary.features.FeatureViewDefinition;
 import io.tributary.features.FeatureViewSpec;
 import io.tributary.features.MaterializeHooks;
+import io.tributary.features.MaterializeResult;
 import io.tributary.features.Materializer;
 import io.tributary.features.OfflineFeatures;
 import io.tributary.ingest.MicroBatch;
@@ -50,9 +51,10 @@ import org.postgresql.ds.PGSimpleDataSource;
  * First half of bench/features-spark (issue #16): writes an ingestion table through the real ingestion core, defines a
  * feature view over it with every function on every window kind, and materializes it with the real {@link Materializer}
  * (online state in a fresh database of the machine's PostgreSQL) in rounds as the server would: a first round over a
- * history already in the table, then rounds of one or several commits. Records arrive out of order, within the allowed
- * lateness, so none is dropped (the writer checks that; late records are the server test's subject) and Spark's
- * computation over the whole ingestion table must give exactly the offline table's final windows.
+ * history already in the table (in parts of about 300 records), then rounds of one or several commits. Records arrive
+ * out of order, within the allowed lateness, so none is dropped (the writer checks that; late records are the server
+ * test's subject) and Spark's computation over the whole ingestion table must give exactly the offline table's final
+ * windows.
  *
  * <p>Writes {@code <out>/table} (ingestion), {@code <out>/features} (offline feature table) and {@code <out>/view.json}
  * (the compiled windows in milliseconds, for the Spark side, which reads nothing else of Tributary's).
@@ -142,19 +144,23 @@ public final class FeatureSparkCheckWriter {
                 }
                 ingester.ingest(batch.build()).orElseThrow();
                 if (b == 9) {
-                    // The view is created over a history already in the table: the first round takes it whole.
+                    // The view is created over a history already in the table: the first round takes it as it is, in
+                    // parts of about 300 records (whole files, in the order of their least event time).
                     try (TableChanges changes = tables.changesSince(location, -1)) {
                         spec = FeatureViewCompiler.compile("spark-check", "main.bench.features", location,
                                 offlineLocation, "fv_spark_check", definition(), changes.columns());
                     }
                     store.register(spec);
                     new OfflineFeatures(tables).create(spec);
-                    materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+                    materializer = new Materializer(tables, store, MaterializeHooks.NONE, 300);
                 }
                 // Rounds of one commit and of several, as the server's coalesced rounds and catch-ups take them.
                 if (materializer != null && (b < 30 ? true : b % 3 == 2 || b == BATCHES - 1)) {
-                    materializer.run(spec);
-                    rounds++;
+                    MaterializeResult r;
+                    do {
+                        r = materializer.run(spec);
+                        rounds++;
+                    } while (r.more());
                 }
             }
             FeatureState st = store.state(spec.id());

@@ -12,11 +12,16 @@ import io.tributary.features.EntityKeys;
 import io.tributary.features.FeatureDefinitionException;
 import io.tributary.features.FeatureLookup;
 import io.tributary.features.FeatureState;
+import io.tributary.features.FeatureStore;
 import io.tributary.features.FeatureViewCompiler;
 import io.tributary.features.FeatureViewSpec;
 import io.tributary.features.OfflineFeatures;
 import io.tributary.features.PointInTime;
+import io.tributary.online.SyncException;
 import io.tributary.registry.online.SyncedTableStore;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
 import io.tributary.registry.request.RegistryJson;
@@ -53,6 +58,8 @@ public class FeatureViewService {
     FeatureViews views;
     @Inject
     Tables tables;
+    @Inject
+    io.tributary.registry.online.OnlineReads reads;
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -196,9 +203,13 @@ public class FeatureViewService {
             throw ApiException.invalid("keys", "send 1 to " + MAX_LOOKUP_KEYS + " keys, got "
                     + (keys == null ? 0 : keys.size()));
         }
-        return Blocking.call(() -> {
-            FeatureViewRow row = cachedReadable(caller, fullName);
-            FeatureViewSpec spec = spec(row);
+        // The view and the caller's access come from the 2 s cache; on a miss (or for a point-in-time key, which
+        // reads the offline table) a worker does the blocking part.
+        FeatureViewSpec known = cachedSpec(caller, fullName);
+        if (known != null && keys.stream().noneMatch(k -> k != null && k.get("as_of") != null)) {
+            return lookupNow(known, keys);
+        }
+        return Blocking.call(() -> spec(cachedReadable(caller, fullName))).chain(spec -> {
             List<FeatureLookup.Key> parsed = new ArrayList<>(keys.size());
             List<List<Object>> entityValues = new ArrayList<>(keys.size());
             for (int i = 0; i < keys.size(); i++) {
@@ -206,29 +217,72 @@ public class FeatureViewService {
                 parsed.add(key(i, keys.get(i), spec, values));
                 entityValues.add(values);
             }
-            List<Map<String, Object>> found = views.lookup().lookup(spec, parsed, Instant.now());
-            List<Object> out = new ArrayList<>(found.size());
-            for (int i = 0; i < found.size(); i++) {
-                Map<String, Object> features = found.get(i);
-                if (features == null) {
-                    out.add(null);
-                    continue;
-                }
-                Map<String, Object> r = new LinkedHashMap<>();
-                for (int e = 0; e < spec.entityNames().size(); e++) {
-                    r.put(spec.entityNames().get(e), entityValues.get(i).get(e));
-                }
-                if (parsed.get(i).asOf() != null) {
-                    r.put("as_of", parsed.get(i).asOf().toString());
-                }
-                features.forEach((k, v) -> r.put(k, v instanceof Double d && (d.isNaN() || d.isInfinite()) ? null
-                        : v));
-                out.add(r);
+            if (parsed.stream().allMatch(k -> k.asOf() == null)) {
+                return lookupNow(spec, keys);
             }
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("results", out);
-            return new JsonBody(RegistryJson.MAPPER.writeValueAsBytes(body));
+            return Blocking.call(() -> body(spec, parsed, entityValues,
+                    views.lookup().lookup(spec, parsed, Instant.now())));
         });
+    }
+
+    /**
+     * As of now, every key: one statement on the reactive client from this event loop ({@link
+     * FeatureStore#nowStatement}), its rows combined here; no worker, no transaction.
+     */
+    private Uni<JsonBody> lookupNow(FeatureViewSpec spec, List<Map<String, Object>> keys) {
+        List<FeatureLookup.Key> parsed = new ArrayList<>(keys.size());
+        List<List<Object>> entityValues = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            List<Object> values = new ArrayList<>();
+            parsed.add(key(i, keys.get(i), spec, values));
+            entityValues.add(values);
+        }
+        String[] entities = parsed.stream().map(FeatureLookup.Key::entity).distinct().toArray(String[]::new);
+        long now = System.currentTimeMillis();
+        return reads.query(views.store().nowStatement(spec), Tuple.of(spec.id()).addArrayOfString(entities), rows -> {
+            FeatureLookup.Now answer = new FeatureLookup.Now(spec, now);
+            for (Row r : rows) {
+                Buffer agg = r.getBuffer(5);
+                answer.row(r.getInteger(0), r.getString(1), r.getShort(2), r.getLong(3), r.getLong(4),
+                        agg == null ? null : agg.getBytes());
+            }
+            Map<String, Map<String, Object>> features = answer.features(java.util.Arrays.asList(entities));
+            List<Map<String, Object>> found = new ArrayList<>(parsed.size());
+            for (FeatureLookup.Key k : parsed) {
+                found.add(features.get(k.entity()));
+            }
+            return body(spec, parsed, entityValues, found);
+        }).onFailure(SyncException.class).transform(e -> ApiException.notFound("feature view '" + spec.name()
+                + "': " + e.getMessage()));
+    }
+
+    /** The lookup's answer: per key its entity columns (and as_of), then its features; null for a missing entity. */
+    private static JsonBody body(FeatureViewSpec spec, List<FeatureLookup.Key> parsed, List<List<Object>> entityValues,
+            List<Map<String, Object>> found) {
+        List<Object> out = new ArrayList<>(found.size());
+        for (int i = 0; i < found.size(); i++) {
+            Map<String, Object> features = found.get(i);
+            if (features == null) {
+                out.add(null);
+                continue;
+            }
+            Map<String, Object> r = new LinkedHashMap<>();
+            for (int e = 0; e < spec.entityNames().size(); e++) {
+                r.put(spec.entityNames().get(e), entityValues.get(i).get(e));
+            }
+            if (parsed.get(i).asOf() != null) {
+                r.put("as_of", parsed.get(i).asOf().toString());
+            }
+            features.forEach((k, v) -> r.put(k, v instanceof Double d && (d.isNaN() || d.isInfinite()) ? null : v));
+            out.add(r);
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("results", out);
+        try {
+            return new JsonBody(RegistryJson.MAPPER.writeValueAsBytes(body));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -352,6 +406,12 @@ public class FeatureViewService {
     /** A grant changed here: forget every caller's remembered access at once (other servers' changes: 2 s). */
     void onGrantsChanged(@jakarta.enterprise.event.Observes io.tributary.registry.service.GrantsChanged change) {
         lookups.clear();
+    }
+
+    /** The view's compiled definition when the caller's access to it is remembered and unexpired; else null. */
+    private FeatureViewSpec cachedSpec(Principal caller, String fullName) {
+        Cached c = lookups.get(caller.name() + "\n" + caller.admin() + "\n" + fullName);
+        return c != null && System.nanoTime() - c.until() < 0 ? views.cachedSpec(c.row().id()) : null;
     }
 
     /** {@link #readable}, remembered per caller and view for 2 s: a lookup then costs no registry query. */

@@ -49,6 +49,7 @@ public class FeatureViews {
 
     private volatile FeatureStore store;
     private volatile MaterializeHooks hooks = MaterializeHooks.NONE;
+    private volatile int chunkRecords = Materializer.CHUNK_RECORDS;
     /** Compiled definitions by view id: the source's column types are read once per process. */
     private final Map<String, FeatureViewSpec> specs = new ConcurrentHashMap<>();
     private final ExecutorService background = Executors.newFixedThreadPool(1, r -> {
@@ -79,6 +80,11 @@ public class FeatureViews {
         this.hooks = hooks == null ? MaterializeHooks.NONE : hooks;
     }
 
+    /** Tests: take first rounds in parts of about this many records (0: the default). */
+    public void chunkRecords(int records) {
+        this.chunkRecords = records <= 0 ? Materializer.CHUNK_RECORDS : records;
+    }
+
     /** The compiled view; {@link FeatureDefinitionException} when the source no longer fits it. */
     public FeatureViewSpec spec(FeatureViewRow row) {
         FeatureViewSpec cached = specs.get(row.id());
@@ -94,6 +100,11 @@ public class FeatureViews {
         }
     }
 
+    /** The compiled view if this process compiled it already, else null (never reads the source). */
+    public FeatureViewSpec cachedSpec(String id) {
+        return specs.get(id);
+    }
+
     void forget(String id) {
         specs.remove(id);
     }
@@ -106,12 +117,18 @@ public class FeatureViews {
                 store().setState(row.id(), FeatureState.STOPPED, stopped);
                 return Optional.empty();
             }
-            MaterializeResult r = new Materializer(tables, store(), hooks).run(spec(row));
-            if (r.toVersion() != r.fromVersion()) {
-                LOG.debugf("materialized %s from version %d to %d: %d records, %d late, %d final windows",
-                        row.fullName(), r.fromVersion(), r.toVersion(), r.records(), r.lateDropped(),
-                        r.finalWindows());
-            }
+            Materializer materializer = new Materializer(tables, store(), hooks, chunkRecords);
+            MaterializeResult r;
+            do {
+                // A first round in parts goes on at once, each part committed on its own: a crash or a Lambda's
+                // time-out loses the part under way only.
+                r = materializer.run(spec(row));
+                if (r.toVersion() != r.fromVersion() || r.more()) {
+                    LOG.debugf("materialized %s from version %d to %d%s: %d records, %d late, %d final windows",
+                            row.fullName(), r.fromVersion(), r.toVersion(), r.more() ? " (a part of the first round)"
+                                    : "", r.records(), r.lateDropped(), r.finalWindows());
+                }
+            } while (r.more());
             return Optional.of(r);
         } catch (FeatureViewGoneException e) {
             return Optional.empty();

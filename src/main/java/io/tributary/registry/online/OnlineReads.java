@@ -202,6 +202,31 @@ public class OnlineReads {
         }));
     }
 
+    /**
+     * Another reader's one statement on the same pools (feature view lookups): its rows handed to {@code answer} on
+     * the caller's event loop, as a synced table's are written. Fails with {@link SyncException} when a table it
+     * reads does not exist.
+     */
+    public <T> Uni<T> query(String statement, Tuple params,
+            java.util.function.Function<io.vertx.sqlclient.RowSet<io.vertx.sqlclient.Row>, T> answer) {
+        return Uni.createFrom().emitter(em -> pool().preparedQuery(statement).execute(params, ar -> {
+            if (ar.succeeded()) {
+                T value;
+                try {
+                    value = answer.apply(ar.result());
+                } catch (RuntimeException e) {
+                    em.fail(e);
+                    return;
+                }
+                em.complete(value);
+            } else if (ar.cause() instanceof PgException pg && "42P01".equals(pg.getSqlState())) {
+                em.fail(new SyncException("its online table does not exist: " + pg.getErrorMessage()));
+            } else {
+                em.fail(ar.cause());
+            }
+        }));
+    }
+
     private static byte[] json(io.vertx.sqlclient.RowSet<io.vertx.sqlclient.Row> rows, int keys) {
         io.vertx.sqlclient.Row[] byKey = new io.vertx.sqlclient.Row[keys];
         int first = 0;

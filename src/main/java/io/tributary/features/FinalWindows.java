@@ -1,0 +1,162 @@
+package io.tributary.features;
+
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * The windows with an end in {@code (from, watermark]} that hold a record, combined from their tiles, as offline rows
+ * (features of one window shape share a row), produced entity by entity as they are taken: a round over a long history
+ * makes tens of millions of them (a 5 m rolling window at 5 s precision is 60 windows per record), which are streamed
+ * into the offline table's data files rather than collected. Each entity's newest window per feature goes to the
+ * {@link FeatureStore.LatestWriter} as the entity is done. Entities come in key order and each entity's rows by
+ * (end, start), so a repeated round writes the same rows in the same order.
+ */
+final class FinalWindows implements Iterator<GenericRecord> {
+    private final FeatureViewSpec spec;
+    private final Map<TileKey, Aggregate> tiles;
+    private final long from;
+    private final long watermark;
+    private final FeatureStore.LatestWriter latest;
+    private final Schema schema;
+    /** The tiles that hold part of such a window, by entity, feature and start. */
+    private final TileKey[] relevant;
+    private int next;
+    private final Deque<GenericRecord> rows = new ArrayDeque<>();
+    private long produced;
+
+    FinalWindows(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long from, long watermark,
+            FeatureStore.LatestWriter latest) {
+        this.spec = spec;
+        this.tiles = tiles;
+        this.from = from;
+        this.watermark = watermark;
+        this.latest = latest;
+        this.schema = OfflineFeatures.schema(spec);
+        if (watermark == Long.MIN_VALUE || watermark <= from) {
+            this.relevant = new TileKey[0];
+        } else {
+            this.relevant = tiles.keySet().stream().filter(t -> firstStart(t) <= lastStart(t))
+                    .sorted(Comparator.comparing(TileKey::entity).thenComparingInt(TileKey::feature)
+                            .thenComparingLong(TileKey::start))
+                    .toArray(TileKey[]::new);
+        }
+    }
+
+    /** Rows produced so far. */
+    long produced() {
+        return produced;
+    }
+
+    /** The first start of a window holding the tile that ends after {@code from}. */
+    private long firstStart(TileKey tile) {
+        FeatureWindow w = spec.features().get(tile.feature()).window();
+        long first = w.firstStartHolding(tile.start());
+        if (from != Long.MIN_VALUE) {
+            first = Math.max(first, (Math.floorDiv(from - w.durationMs(), w.slideMs()) + 1) * w.slideMs());
+        }
+        return first;
+    }
+
+    /** The last start of a window holding the tile that ends at or before the watermark. */
+    private long lastStart(TileKey tile) {
+        FeatureWindow w = spec.features().get(tile.feature()).window();
+        return Math.min(tile.start(), watermark - w.durationMs());
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (rows.isEmpty() && next < relevant.length) {
+            try {
+                nextEntity();
+            } catch (SQLException e) {
+                throw new IllegalStateException("writing the newest windows of " + spec.name() + " failed: "
+                        + e.getMessage(), e);
+            }
+        }
+        return !rows.isEmpty();
+    }
+
+    @Override
+    public GenericRecord next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        produced++;
+        return rows.removeFirst();
+    }
+
+    /** Takes every remaining row (the offline table already holds them) for the newest windows' sake. */
+    void drain() {
+        while (hasNext()) {
+            next();
+        }
+    }
+
+    private void nextEntity() throws SQLException {
+        String entity = relevant[next].entity();
+        int n = spec.features().size();
+        TreeMap<long[], Object[]> windows = new TreeMap<>(FinalWindows::compare);
+        while (next < relevant.length && relevant[next].entity().equals(entity)) {
+            int f = relevant[next].feature();
+            int end = next;
+            while (end < relevant.length && relevant[end].entity().equals(entity) && relevant[end].feature() == f) {
+                end++;
+            }
+            feature(entity, f, Arrays.copyOfRange(relevant, next, end), windows, n);
+            next = end;
+        }
+        List<Object> values = EntityKeys.values(entity);
+        for (Map.Entry<long[], Object[]> w : windows.entrySet()) {
+            rows.addLast(OfflineFeatures.row(schema, spec, values, w.getKey()[0], w.getKey()[1], w.getValue()));
+        }
+    }
+
+    /** One feature of one entity: its windows' values into {@code windows}, its newest to the latest writer. */
+    private void feature(String entity, int f, TileKey[] own, TreeMap<long[], Object[]> windows, int n)
+            throws SQLException {
+        Feature feature = spec.features().get(f);
+        FeatureWindow w = feature.window();
+        TreeSet<Long> starts = new TreeSet<>();
+        for (TileKey t : own) {
+            for (long start = firstStart(t), last = lastStart(t); start <= last; start += w.slideMs()) {
+                starts.add(start);
+            }
+        }
+        long[] tileStarts = new long[own.length];
+        for (int i = 0; i < own.length; i++) {
+            tileStarts[i] = own[i].start();
+        }
+        FeatureStore.Window newest = null;
+        for (long start : starts) {
+            long end = start + w.durationMs();
+            Aggregate sum = new Aggregate(feature.function());
+            int i = Arrays.binarySearch(tileStarts, start);
+            for (i = i < 0 ? -i - 1 : i; i < own.length && tileStarts[i] < end; i++) {
+                sum.merge(tiles.get(own[i]));
+            }
+            windows.computeIfAbsent(new long[] {start, end}, k -> new Object[n])[f] = sum.value();
+            if (newest == null || newest.end() < end) {
+                newest = new FeatureStore.Window(start, end, sum);
+            }
+        }
+        if (newest != null) {
+            latest.add(entity, f, newest);
+        }
+    }
+
+    private static int compare(long[] a, long[] b) {
+        int c = Long.compare(a[1], b[1]);
+        return c != 0 ? c : Long.compare(a[0], b[0]);
+    }
+}
