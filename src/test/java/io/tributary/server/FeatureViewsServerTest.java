@@ -745,7 +745,9 @@ class FeatureViewsServerTest {
             assertThat(s.getLong("materialization_status.records_read")).isEqualTo(12);
             assertThat(s.getLong("materialization_status.lag_versions")).isZero();
         });
+    }
 
+    /**
      * As of now, with records of the last 50 minutes and 10 minutes of lateness: the newest windows have ended but are
      * not final, so the lookup combines them from the tiles (the rolling ones always), the older ones come from the
      * stored final windows; a key asked twice is answered twice, a missing entity with null.
