@@ -89,6 +89,11 @@ final class AfterCommitRunner {
         }
     }
 
+    /** Reads the tables with work again now, on the caller's thread (a new synced table or view here). */
+    void refreshSourcesNow() {
+        refreshSources();
+    }
+
     private void refreshSources() {
         try {
             sources = Set.copyOf(sourceLocations.get());

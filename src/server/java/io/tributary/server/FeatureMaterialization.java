@@ -42,6 +42,11 @@ public class FeatureMaterialization {
         return runner.afterCommits(guard, location);
     }
 
+    /** A synced table or view created here: its table's next commit must not wait for the next read of the set. */
+    void created(@Observes io.tributary.registry.service.AfterCommitWorkChanged changed) {
+        runner.refreshSourcesNow();
+    }
+
     void onShutdown(@Observes ShutdownEvent event) {
         runner.stop();
     }

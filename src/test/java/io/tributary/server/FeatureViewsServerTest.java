@@ -227,10 +227,14 @@ class FeatureViewsServerTest {
                     "materialization_status.state")));
             views.catchUp(); // what the catch-up schedule does (1 h in tests): the first round goes on from its part 2
             awaitCaughtUp(view, produced.size());
-            // Parts of 2 files (60 records) each: 3 parts, the crashed one repeated (its offline commit kept).
-            assertThat(firstParts.get()).isEqualTo(4);
+            // Parts of about 40 records: 3 of 2 files (60 records) when each batch above landed as one file, more
+            // when the pipeline cut one across two micro-batches; the crashed part is taken again, its offline
+            // commit kept.
+            int parts = firstParts.get() - 1;
+            assertThat(parts).isGreaterThanOrEqualTo(3);
             assertThat(tables.open(status(view).getString("offline_table_location")).status().version())
-                    .as("the offline table's commits: its creation and one per part of the first round").isEqualTo(3);
+                    .as("the offline table's commits: its creation and one per part of the first round")
+                    .isEqualTo(parts);
             Reference ref = new Reference(LATENESS);
             ref.history(produced);
 

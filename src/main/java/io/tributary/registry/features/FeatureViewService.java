@@ -60,6 +60,8 @@ public class FeatureViewService {
     Tables tables;
     @Inject
     io.tributary.registry.online.OnlineReads reads;
+    @Inject
+    jakarta.enterprise.event.Event<io.tributary.registry.service.AfterCommitWorkChanged> afterCommitWork;
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -127,6 +129,7 @@ public class FeatureViewService {
                 views.store().register(spec);
                 new OfflineFeatures(tables).create(spec);
                 views.submitFirst(row);
+                afterCommitWork.fire(new io.tributary.registry.service.AfterCommitWorkChanged());
                 return view(row);
             }
         });

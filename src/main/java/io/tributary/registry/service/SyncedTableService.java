@@ -60,6 +60,8 @@ public class SyncedTableService {
 
     @Inject
     OnlineReads reads;
+    @Inject
+    jakarta.enterprise.event.Event<AfterCommitWorkChanged> afterCommitWork;
 
     private final ExpiringCache<String, LookupTarget> targets = new ExpiringCache<>(LOOKUP_CACHE);
     private final ExpiringCache<String, Boolean> readers = new ExpiringCache<>(LOOKUP_CACHE);
@@ -128,6 +130,7 @@ public class SyncedTableService {
             }
             online.store().register(row.spec());
             runner.submitFirst(row);
+            afterCommitWork.fire(new AfterCommitWorkChanged());
             return view(row);
         });
     }
