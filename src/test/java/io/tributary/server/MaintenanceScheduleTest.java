@@ -53,6 +53,17 @@ class MaintenanceScheduleTest {
     @Test
     void theServerCompactsAndVacuumsItsIngestionTables() throws Exception {
         assertThat(scheduler.getScheduledJob(MaintenanceSchedule.JOB)).as("the maintenance job").isNotNull();
+        // The job's own run (every 5 minutes from start-up) must not compact the three files before they are
+        // counted: in a long suite its first run fell inside this test.
+        scheduler.pause(MaintenanceSchedule.JOB);
+        try {
+            compactsAndVacuums();
+        } finally {
+            scheduler.resume(MaintenanceSchedule.JOB);
+        }
+    }
+
+    private void compactsAndVacuums() throws Exception {
         String schema = unique("mt");
         String connection = unique("kafka");
         as(ROOT).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
