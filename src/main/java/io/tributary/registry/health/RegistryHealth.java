@@ -108,11 +108,18 @@ public class RegistryHealth {
             request.onTermination(() -> waiting.remove(request));
             // After the add: an outage found before it is seen here, one found after it fails the request there.
             if (failure != null) {
+                waiting.remove(request);
                 request.fail(lostDuring());
                 return;
             }
             // An emitter takes its first outcome only: the work's after an outage's failure is ignored.
-            work.subscribe().with(request::complete, request::fail);
+            work.subscribe().with(item -> {
+                waiting.remove(request);
+                request.complete(item);
+            }, e -> {
+                waiting.remove(request);
+                request.fail(e);
+            });
         });
     }
 
@@ -234,6 +241,8 @@ public class RegistryHealth {
         }
         failure = why;
         for (UniEmitter<?> request : waiting) {
+            // Out of the set before its caller hears of the failure, which may run on at once on another thread.
+            waiting.remove(request);
             request.fail(lostDuring());
         }
     }
