@@ -210,29 +210,22 @@ public class FeatureViewService {
         // reads the offline table) a worker does the blocking part.
         FeatureViewSpec known = cachedSpec(caller, fullName);
         if (known != null && keys.stream().noneMatch(k -> k != null && k.get("as_of") != null)) {
-            return lookupNow(known, keys);
+            return lookupNow(known, parse(known, keys));
         }
         return Blocking.call(() -> spec(cachedReadable(caller, fullName))).chain(spec -> {
-            List<FeatureLookup.Key> parsed = new ArrayList<>(keys.size());
-            List<List<Object>> entityValues = new ArrayList<>(keys.size());
-            for (int i = 0; i < keys.size(); i++) {
-                List<Object> values = new ArrayList<>();
-                parsed.add(key(i, keys.get(i), spec, values));
-                entityValues.add(values);
+            ParsedKeys parsed = parse(spec, keys);
+            if (parsed.keys().stream().allMatch(k -> k.asOf() == null)) {
+                return lookupNow(spec, parsed);
             }
-            if (parsed.stream().allMatch(k -> k.asOf() == null)) {
-                return lookupNow(spec, keys);
-            }
-            return Blocking.call(() -> body(spec, parsed, entityValues,
-                    views.lookup().lookup(spec, parsed, Instant.now())));
+            return Blocking.call(() -> body(spec, parsed.keys(), parsed.entityValues(),
+                    views.lookup().lookup(spec, parsed.keys(), Instant.now())));
         });
     }
 
-    /**
-     * As of now, every key: one statement on the reactive client from this event loop ({@link
-     * FeatureStore#nowStatement}), its rows combined here; no worker, no transaction.
-     */
-    private Uni<JsonBody> lookupNow(FeatureViewSpec spec, List<Map<String, Object>> keys) {
+    /** The request's keys, checked against the view, with each one's entity column values. */
+    private record ParsedKeys(List<FeatureLookup.Key> keys, List<List<Object>> entityValues) {}
+
+    private ParsedKeys parse(FeatureViewSpec spec, List<Map<String, Object>> keys) {
         List<FeatureLookup.Key> parsed = new ArrayList<>(keys.size());
         List<List<Object>> entityValues = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
@@ -240,6 +233,16 @@ public class FeatureViewService {
             parsed.add(key(i, keys.get(i), spec, values));
             entityValues.add(values);
         }
+        return new ParsedKeys(parsed, entityValues);
+    }
+
+    /**
+     * As of now, every key: one statement on the reactive client from this event loop ({@link
+     * FeatureStore#nowStatement}), its rows combined here; no worker, no transaction.
+     */
+    private Uni<JsonBody> lookupNow(FeatureViewSpec spec, ParsedKeys keys) {
+        List<FeatureLookup.Key> parsed = keys.keys();
+        List<List<Object>> entityValues = keys.entityValues();
         String[] entities = parsed.stream().map(FeatureLookup.Key::entity).distinct().toArray(String[]::new);
         long now = System.currentTimeMillis();
         return reads.query(views.store().nowStatement(spec), Tuple.of(spec.id()).addArrayOfString(entities), rows -> {
