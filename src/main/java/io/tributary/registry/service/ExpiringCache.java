@@ -4,15 +4,21 @@ import io.smallrye.mutiny.Uni;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
  * Values kept for a short time, each loaded by one caller at a time: when an entry expires under a thousand requests
  * a second, one of them reads it again and the others wait for that read instead of each querying the registry. A
  * failed load is not kept (the next caller tries again), so a 403 or 404 is never served from the cache.
+ *
+ * <p>An entry is read again ahead of its expiry: the first caller to find it past half its time starts a reload in the
+ * background and, like everyone after it, is answered from the entry until the reload replaces it. Under steady use
+ * no request waits for a registry read (a reload on a busy worker pool once took a 1,000-requests/s lookup's p99 from
+ * 1 ms to hundreds), and no value is served longer than its time after the read that produced it began.
  */
 final class ExpiringCache<K, V> {
-    private record Entry<V>(CompletableFuture<V> value, long until) {}
+    private record Entry<V>(CompletableFuture<V> value, long refreshAt, long until, AtomicBoolean reloading) {}
 
     private final ConcurrentHashMap<K, Entry<V>> entries = new ConcurrentHashMap<>();
     private final long ttlNanos;
@@ -21,15 +27,22 @@ final class ExpiringCache<K, V> {
         this.ttlNanos = ttl.toNanos();
     }
 
+    private Entry<V> fresh(long now) {
+        return new Entry<>(new CompletableFuture<>(), now + ttlNanos / 2, now + ttlNanos, new AtomicBoolean());
+    }
+
     /** The value of {@code key}; {@code load} (a blocking read, run on a worker) when it is missing or expired. */
     Uni<V> get(K key, Supplier<V> load) {
         long now = System.nanoTime();
         Entry<V> e = entries.get(key);
         if (e != null && e.value().isDone() && !e.value().isCompletedExceptionally() && now - e.until() < 0) {
+            if (now - e.refreshAt() >= 0 && e.reloading().compareAndSet(false, true)) {
+                reloadBehind(key, e, load, now);
+            }
             return Uni.createFrom().item(e.value().getNow(null));
         }
         if (e == null || e.value().isDone()) {
-            Entry<V> mine = new Entry<>(new CompletableFuture<>(), now + ttlNanos);
+            Entry<V> mine = fresh(now);
             boolean won = e == null ? entries.putIfAbsent(key, mine) == null : entries.replace(key, e, mine);
             if (won) {
                 return Blocking.call(load::get).onItemOrFailure().invoke((v, failure) -> {
@@ -61,6 +74,19 @@ final class ExpiringCache<K, V> {
                 em.complete(v);
             }
         })));
+    }
+
+    /**
+     * Reads {@code key} again while {@code current} keeps answering. The new value replaces {@code current} only if
+     * that is still the entry (a {@link #remove} or {@link #clear} meanwhile means the read may predate the change
+     * that caused it); a failed read drops the entry, so the next caller reads it itself and hears the failure.
+     */
+    private void reloadBehind(K key, Entry<V> current, Supplier<V> load, long startedAt) {
+        Entry<V> next = fresh(startedAt);
+        Blocking.call(load::get).subscribe().with(v -> {
+            next.value().complete(v);
+            entries.replace(key, current, next);
+        }, failure -> entries.remove(key, current));
     }
 
     void remove(K key) {

@@ -1,0 +1,105 @@
+package io.tributary.registry.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class ExpiringCacheTest {
+    private static final Duration TTL = Duration.ofMillis(600);
+
+    private static <V> V get(ExpiringCache<String, V> cache, Supplier<V> load) {
+        return cache.get("k", load).await().atMost(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void anEntryPastHalfItsTimeIsReadAgainBehindTheCallersWhoKeepGettingIt() throws Exception {
+        ExpiringCache<String, Integer> cache = new ExpiringCache<>(TTL);
+        AtomicInteger loads = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        Supplier<Integer> load = () -> {
+            int n = loads.incrementAndGet();
+            if (n == 2) {
+                try {
+                    release.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return n;
+        };
+        assertEquals(1, get(cache, load));
+        Thread.sleep(TTL.toMillis() / 2 + 50);
+        long t0 = System.nanoTime();
+        // Past half its time: answered from the entry at once while the reload (held by the latch) runs.
+        assertEquals(1, get(cache, load));
+        assertEquals(1, get(cache, load));
+        assertTrue(System.nanoTime() - t0 < TimeUnit.MILLISECONDS.toNanos(200), "callers waited for the reload");
+        waitFor(() -> loads.get() == 2);
+        release.countDown();
+        waitFor(() -> get(cache, load) == 2);
+        // The first read's time has run out now, yet the reload's has not: no caller waits for a third read.
+        Thread.sleep(TTL.toMillis() / 2);
+        assertEquals(2, get(cache, load));
+        assertEquals(2, loads.get(), "a caller loaded again although a fresh reload was in the cache");
+    }
+
+    @Test
+    void aReloadThatFailsDropsTheEntrySoTheNextCallerHearsTheFailure() throws Exception {
+        ExpiringCache<String, Integer> cache = new ExpiringCache<>(TTL);
+        AtomicInteger loads = new AtomicInteger();
+        Supplier<Integer> load = () -> {
+            if (loads.incrementAndGet() > 1) {
+                throw new IllegalStateException("gone");
+            }
+            return 1;
+        };
+        assertEquals(1, get(cache, load));
+        Thread.sleep(TTL.toMillis() / 2 + 50);
+        assertEquals(1, get(cache, load));
+        waitFor(() -> loads.get() == 2);
+        Thread.sleep(50);
+        assertThrows(IllegalStateException.class, () -> get(cache, load));
+    }
+
+    @Test
+    void aReloadOverlappingAClearDoesNotBringBackWhatItRead() throws Exception {
+        ExpiringCache<String, Integer> cache = new ExpiringCache<>(TTL);
+        AtomicInteger loads = new AtomicInteger();
+        CountDownLatch release = new CountDownLatch(1);
+        Supplier<Integer> load = () -> {
+            int n = loads.incrementAndGet();
+            if (n == 2) {
+                try {
+                    release.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return n;
+        };
+        assertEquals(1, get(cache, load));
+        Thread.sleep(TTL.toMillis() / 2 + 50);
+        assertEquals(1, get(cache, load));
+        waitFor(() -> loads.get() == 2);
+        cache.clear();
+        assertEquals(3, get(cache, load));
+        release.countDown();
+        Thread.sleep(100);
+        assertEquals(3, get(cache, load), "the reload begun before the clear replaced the read after it");
+    }
+
+    private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            assertTrue(System.nanoTime() < deadline, "condition not reached in 5 s");
+            Thread.sleep(10);
+        }
+    }
+}
