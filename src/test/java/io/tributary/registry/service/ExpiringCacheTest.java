@@ -23,17 +23,7 @@ class ExpiringCacheTest {
         ExpiringCache<String, Integer> cache = new ExpiringCache<>(TTL);
         AtomicInteger loads = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
-        Supplier<Integer> load = () -> {
-            int n = loads.incrementAndGet();
-            if (n == 2) {
-                try {
-                    release.await(5, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return n;
-        };
+        Supplier<Integer> load = countingLoads(loads, release);
         assertEquals(1, get(cache, load));
         Thread.sleep(TTL.toMillis() / 2 + 50);
         long t0 = System.nanoTime();
@@ -73,7 +63,21 @@ class ExpiringCacheTest {
         ExpiringCache<String, Integer> cache = new ExpiringCache<>(TTL);
         AtomicInteger loads = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
-        Supplier<Integer> load = () -> {
+        Supplier<Integer> load = countingLoads(loads, release);
+        assertEquals(1, get(cache, load));
+        Thread.sleep(TTL.toMillis() / 2 + 50);
+        assertEquals(1, get(cache, load));
+        waitFor(() -> loads.get() == 2);
+        cache.clear();
+        assertEquals(3, get(cache, load));
+        release.countDown();
+        Thread.sleep(100);
+        assertEquals(3, get(cache, load), "the reload begun before the clear replaced the read after it");
+    }
+
+    /** A load that returns how many loads there have been, the second held until {@code release} opens. */
+    private static Supplier<Integer> countingLoads(AtomicInteger loads, CountDownLatch release) {
+        return () -> {
             int n = loads.incrementAndGet();
             if (n == 2) {
                 try {
@@ -84,15 +88,6 @@ class ExpiringCacheTest {
             }
             return n;
         };
-        assertEquals(1, get(cache, load));
-        Thread.sleep(TTL.toMillis() / 2 + 50);
-        assertEquals(1, get(cache, load));
-        waitFor(() -> loads.get() == 2);
-        cache.clear();
-        assertEquals(3, get(cache, load));
-        release.countDown();
-        Thread.sleep(100);
-        assertEquals(3, get(cache, load), "the reload begun before the clear replaced the read after it");
     }
 
     private static void waitFor(java.util.function.BooleanSupplier condition) throws InterruptedException {
