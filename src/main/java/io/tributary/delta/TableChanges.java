@@ -45,6 +45,7 @@ public final class TableChanges implements TableRows {
     private final Engine engine;
     private final String tableRoot;
     private final long version;
+    private final long afterVersion;
     private final long committedAtMs;
     private final StructType schema;
     private final List<LeafColumn> columns;
@@ -64,6 +65,7 @@ public final class TableChanges implements TableRows {
         this.engine = engine;
         this.tableRoot = latest.getPath().replaceAll("/+$", "");
         this.version = latest.getVersion();
+        this.afterVersion = afterVersion;
         this.committedAtMs = latest.getTimestamp(engine);
         this.schema = latest.getSchema();
         this.columns = leaves(schema);
@@ -218,8 +220,23 @@ public final class TableChanges implements TableRows {
                         Optional.empty()).map(r -> r.getData());
             }
             return true;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+            // Only on a failure is the file looked for: a stat per file would cost every small sync on S3 a request.
+            if (nextFile > 0 && gone(files.get(nextFile - 1))) {
+                throw new ChangesVacuumedException(tableRoot, afterVersion, files.get(nextFile - 1).logPath());
+            }
+            throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+        }
+    }
+
+    private boolean gone(LogActions.AddedFile file) {
+        try {
+            engine.getFileSystemClient().getFileStatus(resolve(file.logPath()));
+            return false;
+        } catch (java.io.FileNotFoundException e) {
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false; // cannot tell: the original failure stands
         }
     }
 

@@ -1,5 +1,6 @@
 package io.tributary.online;
 
+import io.tributary.delta.ChangesVacuumedException;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
 import java.math.BigDecimal;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
 
 /**
  * Brings one synced table up to date with its source: reads what the source's commits after the stored version added
@@ -36,6 +38,8 @@ public final class TableSync {
     /** Distinct keys held before they are written; the transaction still covers the whole sync. */
     private static final int CHUNK_KEYS = 5_000;
     private static final int ROWS_PER_STATEMENT = 2_000;
+
+    private static final Logger LOG = Logger.getLogger(TableSync.class);
 
     private final Tables tables;
     private final OnlineStore store;
@@ -72,9 +76,22 @@ public final class TableSync {
                     // Deleted meanwhile (its state row goes with its table): a sync must not bring the table back.
                     throw new SyncException("synced table " + spec.name() + " was deleted");
                 }
-                SyncResult result = spec.policy() == SyncPolicy.SNAPSHOT
-                        ? rebuild(c, spec, state, started)
-                        : incremental(c, spec, state, started);
+                SyncResult result;
+                if (spec.policy() == SyncPolicy.SNAPSHOT) {
+                    result = rebuild(c, spec, state, started);
+                } else {
+                    try {
+                        result = incremental(c, spec, state, started);
+                    } catch (ChangesVacuumedException gone) {
+                        // The sync fell behind the source's vacuum retention (a TRIGGERED table not synced for a
+                        // week, a server down that long): what those commits added cannot be read any more, but the
+                        // snapshot holds every row, so the copy is rebuilt from it as SNAPSHOT would. The rows
+                        // written so far in this transaction go with the rebuild's swap.
+                        LOG.warnf("synced table %s: %s; rebuilding it from the source's latest snapshot",
+                                spec.name(), gone.getMessage());
+                        result = rebuild(c, spec, state, started);
+                    }
+                }
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {

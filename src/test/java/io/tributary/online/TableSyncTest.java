@@ -157,6 +157,39 @@ class TableSyncTest {
     }
 
     @Test
+    void aSyncBehindTheVacuumRetentionRebuildsFromTheSnapshotAndGoesOnIncrementally() throws Exception {
+        SyncSpec spec = spec(SyncPolicy.TRIGGERED);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10, "u2", 2, 10));
+        sync.run(spec);
+        // Not synced for longer than the retention: u2's update and u3 were compacted away and vacuum deleted the
+        // files they were added in, so the commits after the synced version cannot be read as changes any more.
+        append(rows(V1, 2, "u2", 5, 20));
+        append(rows(V1, 3, "u3", 3, 10));
+        java.util.Set<Path> before = parquetFiles();
+        assertThat(table.compact(64L * 1024 * 1024)).isPresent();
+        for (Path p : before) {
+            java.nio.file.Files.delete(p);
+        }
+
+        SyncResult r = sync.run(spec);
+
+        assertThat(r.rowsRead()).as("rebuilt: every row of the compacted file").isEqualTo(4);
+        assertThat(r.toVersion()).isEqualTo(table.status().version());
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 1.0), Map.entry("u2", 5.0), Map.entry("u3", 3.0));
+        append(rows(V1, 4, "u4", 4, 10));
+        assertThat(sync.run(spec).rowsRead()).as("incremental again").isEqualTo(1);
+        assertThat(amounts(spec)).containsEntry("u4", 4.0).hasSize(4);
+    }
+
+    java.util.Set<Path> parquetFiles() throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(dir)) {
+            return files.filter(f -> f.toString().endsWith(".parquet") && !f.toString().contains("_delta_log"))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
+    @Test
     void aSchemaThatGainsAColumnAddsItAndOtherChangesStopTheSync() {
         SyncSpec spec = spec(SyncPolicy.TRIGGERED);
         TableSync sync = new TableSync(tables, store);
