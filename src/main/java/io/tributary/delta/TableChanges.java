@@ -46,6 +46,7 @@ public final class TableChanges implements TableRows {
     private final String tableRoot;
     private final long version;
     private final long afterVersion;
+    private final String tableId;
     private final long committedAtMs;
     private final StructType schema;
     private final List<LeafColumn> columns;
@@ -66,6 +67,7 @@ public final class TableChanges implements TableRows {
         this.tableRoot = latest.getPath().replaceAll("/+$", "");
         this.version = latest.getVersion();
         this.afterVersion = afterVersion;
+        this.tableId = latest.getMetadata().getId();
         this.committedAtMs = latest.getTimestamp(engine);
         this.schema = latest.getSchema();
         this.columns = leaves(schema);
@@ -77,7 +79,7 @@ public final class TableChanges implements TableRows {
         }
         this.snapshotRows = null;
         if (afterVersion > version) {
-            throw new IllegalArgumentException("version " + afterVersion + " is after the table's latest, " + version);
+            throw ChangesUnavailableException.replaced(tableRoot, afterVersion, "its latest version is " + version);
         }
         if (unsupported.isPresent()) {
             throw new UnsupportedOperationException(unsupported.get());
@@ -178,6 +180,14 @@ public final class TableChanges implements TableRows {
         return unsupported;
     }
 
+    /**
+     * The table's id (its metadata's): a table deleted and written anew at the same location has another, and its
+     * versions count from 0 again, so a reader that follows it by version keeps the id too.
+     */
+    public String tableId() {
+        return tableId;
+    }
+
     /** The latest version: what the rows bring a copy up to. */
     @Override
     public long version() {
@@ -223,7 +233,7 @@ public final class TableChanges implements TableRows {
         } catch (IOException | RuntimeException e) {
             // Only on a failure is the file looked for: a stat per file would cost every small sync on S3 a request.
             if (nextFile > 0 && gone(files.get(nextFile - 1))) {
-                throw new ChangesVacuumedException(tableRoot, afterVersion, files.get(nextFile - 1).logPath());
+                throw ChangesUnavailableException.vacuumed(tableRoot, afterVersion, files.get(nextFile - 1).logPath());
             }
             throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
         }

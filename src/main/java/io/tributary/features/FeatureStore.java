@@ -86,7 +86,8 @@ public final class FeatureStore {
                         + "state text NOT NULL DEFAULT 'PROVISIONING', state_message text)");
                 // Added with the first round in parts: a state table of an earlier release gets them here.
                 s.execute("ALTER TABLE " + stateTable() + " ADD COLUMN IF NOT EXISTS first_version bigint NOT NULL "
-                        + "DEFAULT -1, ADD COLUMN IF NOT EXISTS first_files integer NOT NULL DEFAULT 0");
+                        + "DEFAULT -1, ADD COLUMN IF NOT EXISTS first_files integer NOT NULL DEFAULT 0, "
+                        + "ADD COLUMN IF NOT EXISTS source_table_id text");
             } catch (SQLException e) {
                 // two processes creating (23505) or adding the columns (42701) at once
                 if (!"23505".equals(e.getSQLState()) && !"42701".equals(e.getSQLState())) {
@@ -163,7 +164,7 @@ public final class FeatureStore {
     FeatureState state(Connection c, String viewId, boolean lock) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT version, max_event_time, watermark, final_through, "
                 + "records_read, late_dropped, skipped, source_committed_at, updated_at, state, state_message, "
-                + "first_version, first_files FROM "
+                + "first_version, first_files, source_table_id FROM "
                 + stateTable() + " WHERE view_id = ?" + (lock ? " FOR UPDATE" : ""))) {
             s.setString(1, viewId);
             try (ResultSet rs = s.executeQuery()) {
@@ -173,7 +174,7 @@ public final class FeatureStore {
                 return new FeatureState(viewId, rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
                         rs.getLong(5), rs.getLong(6), rs.getLong(7), instant(rs.getTimestamp(8)),
                         instant(rs.getTimestamp(9)), rs.getString(10), rs.getString(11), rs.getLong(12),
-                        rs.getInt(13));
+                        rs.getInt(13), rs.getString(14));
             }
         }
     }
@@ -255,7 +256,7 @@ public final class FeatureStore {
         try (PreparedStatement p = c.prepareStatement("UPDATE " + stateTable() + " SET version = ?, "
                 + "max_event_time = ?, watermark = ?, final_through = ?, records_read = ?, late_dropped = ?, "
                 + "skipped = ?, source_committed_at = ?, updated_at = now(), state = ?, state_message = NULL, "
-                + "first_version = ?, first_files = ? WHERE view_id = ?")) {
+                + "first_version = ?, first_files = ?, source_table_id = ? WHERE view_id = ?")) {
             p.setLong(1, s.version());
             p.setLong(2, s.maxEventTime());
             p.setLong(3, s.watermark());
@@ -267,7 +268,8 @@ public final class FeatureStore {
             p.setString(9, FeatureState.ONLINE);
             p.setLong(10, s.firstVersion());
             p.setInt(11, s.firstFiles());
-            p.setString(12, s.viewId());
+            p.setString(12, s.sourceTableId());
+            p.setString(13, s.viewId());
             p.executeUpdate();
         }
     }

@@ -2,6 +2,7 @@ package io.tributary.features;
 
 import io.tributary.delta.DeltaTable;
 import io.tributary.delta.SnapshotFiles;
+import io.tributary.delta.ChangesUnavailableException;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
 import java.sql.Connection;
@@ -113,6 +114,10 @@ public final class Materializer {
             throw new FeatureViewGoneException("feature view " + spec.name() + " was deleted");
         }
         long latest = tables.open(spec.sourceLocation()).status().version();
+        if (latest < st.version()) {
+            throw ChangesUnavailableException.replaced(spec.sourceLocation(), st.version(), "its latest version is "
+                    + latest);
+        }
         if (latest == st.version()) {
             return new MaterializeResult(st.version(), st.version(), 0, 0, 0, st.watermark(), false);
         }
@@ -126,6 +131,7 @@ public final class Materializer {
         long watermark = st.watermark();
         long upTo;
         long committedAt = 0;
+        String sourceId = st.sourceTableId();
         long firstVersion = -1;
         int firstFiles = 0;
         if (st.version() < 0) {
@@ -136,6 +142,7 @@ public final class Materializer {
                 // Rows deleted from files: only Kernel's scan reads such a snapshot right, and it reads it whole.
                 try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), -1, snapshot.version())) {
                     committedAt = changes.committedAtMs();
+                    sourceId = sameSource(spec, st, changes);
                     r.all(changes, Long.MIN_VALUE);
                 }
                 upTo = snapshot.version();
@@ -146,6 +153,7 @@ public final class Materializer {
                 try (TableChanges changes = tables.changesOf(spec.sourceLocation(), snapshot.version(),
                         files.subList(st.firstFiles(), end))) {
                     committedAt = changes.committedAtMs();
+                    sourceId = sameSource(spec, st, changes);
                     r.all(changes, Long.MIN_VALUE);
                 }
                 if (end < files.size()) {
@@ -169,6 +177,7 @@ public final class Materializer {
             for (long v = st.version() + 1; v <= upTo; v++) {
                 try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), v - 1, v)) {
                     committedAt = changes.committedAtMs();
+                    sourceId = sameSource(spec, st, changes);
                     // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
                     r.all(changes, watermark);
                 }
@@ -198,7 +207,8 @@ public final class Materializer {
         expire(spec, tiles, watermark);
         store.saveState(c, new FeatureState(spec.id(), upTo, r.maxEvent, watermark, Math.max(from, watermark),
                 st.recordsRead() + r.read, st.lateDropped() + r.late, st.skipped() + r.skipped,
-                Instant.ofEpochMilli(committedAt), null, FeatureState.ONLINE, null, firstVersion, firstFiles));
+                Instant.ofEpochMilli(committedAt), null, FeatureState.ONLINE, null, firstVersion, firstFiles,
+                sourceId));
         pending = new Pending(spec.id(), upTo, firstFiles, tiles);
         // Where a round's time goes (bench/features' freshness): reading the source, the offline table's file and
         // commit (with the newest windows' upserts made as the rows are), the rest of the PostgreSQL writes.
@@ -206,6 +216,18 @@ public final class Materializer {
                 + "state in %d ms (%d tiles held)", spec.name(), upTo, r.read, (t1 - t0) / 1_000_000, finalWindows,
                 (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, tiles.size());
         return new MaterializeResult(st.version(), upTo, r.read, r.late, finalWindows, watermark, upTo < 0);
+    }
+
+    /**
+     * The source's table id, which must be the one the state's versions are of: a source written anew at its location
+     * has versions from 0 again, and reading its "commits after the consumed version" would skip its first ones.
+     */
+    private static String sameSource(FeatureViewSpec spec, FeatureState st, TableChanges changes) {
+        if (st.sourceTableId() != null && !st.sourceTableId().equals(changes.tableId())) {
+            throw ChangesUnavailableException.replaced(spec.sourceLocation(), st.version(), "its table id changed "
+                    + "from " + st.sourceTableId() + " to " + changes.tableId());
+        }
+        return changes.tableId();
     }
 
     /** Records into tiles, with the round's counters. */

@@ -6,10 +6,13 @@ import java.util.List;
 /**
  * Where a synced table stands, read from its state row (written in the same transaction as its rows):
  * {@code version} the source version it holds (-1 before the first sync), counters since it was created (or, for
- * SNAPSHOT, since its last rebuild), and {@code columns} as the PostgreSQL table has them.
+ * SNAPSHOT, since its last rebuild), {@code columns} as the PostgreSQL table has them, and {@code sourceTableId} the
+ * Delta table id of the source that version is of (null before the first sync, and for rows synced before it was
+ * kept), because a source deleted and written anew at its location counts its versions from 0 again.
  */
 public record SyncState(String id, String table, long version, long rowsSynced, long nullKeysSkipped,
-        List<StoredColumn> columns, Instant sourceCommittedAt, Instant syncedAt, String state, String stateMessage) {
+        List<StoredColumn> columns, Instant sourceCommittedAt, Instant syncedAt, String state, String stateMessage,
+        String sourceTableId) {
 
     public static final String PROVISIONING = "PROVISIONING";
     public static final String ONLINE = "ONLINE";

@@ -1,6 +1,6 @@
 package io.tributary.online;
 
-import io.tributary.delta.ChangesVacuumedException;
+import io.tributary.delta.ChangesUnavailableException;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
 import java.math.BigDecimal;
@@ -82,11 +82,12 @@ public final class TableSync {
                 } else {
                     try {
                         result = incremental(c, spec, state, started);
-                    } catch (ChangesVacuumedException gone) {
+                    } catch (ChangesUnavailableException gone) {
                         // The sync fell behind the source's vacuum retention (a TRIGGERED table not synced for a
-                        // week, a server down that long): what those commits added cannot be read any more, but the
-                        // snapshot holds every row, so the copy is rebuilt from it as SNAPSHOT would. The rows
-                        // written so far in this transaction go with the rebuild's swap.
+                        // week, a server down that long), or the source was written anew at its location: what
+                        // the commits after the synced version added cannot be read, but the snapshot holds every
+                        // row, so the copy is rebuilt from it as SNAPSHOT would. Rows written so far in this
+                        // transaction go with the rebuild's swap.
                         LOG.warnf("synced table %s: %s; rebuilding it from the source's latest snapshot",
                                 spec.name(), gone.getMessage());
                         result = rebuild(c, spec, state, started);
@@ -106,6 +107,10 @@ public final class TableSync {
 
     private SyncResult incremental(Connection c, SyncSpec spec, SyncState state, long started) throws SQLException {
         try (TableChanges changes = tables.changesSince(spec.sourceLocation(), state.version())) {
+            if (state.sourceTableId() != null && !state.sourceTableId().equals(changes.tableId())) {
+                throw ChangesUnavailableException.replaced(spec.sourceLocation(), state.version(), "its table id "
+                        + "changed from " + state.sourceTableId() + " to " + changes.tableId());
+            }
             if (changes.version() == state.version()) {
                 return new SyncResult(state.version(), state.version(), 0, 0, System.nanoTime() - started);
             }
@@ -351,14 +356,15 @@ public final class TableSync {
                 : "rows_synced = rows_synced + ?, null_keys_skipped = null_keys_skipped + ?";
         try (PreparedStatement s = c.prepareStatement("UPDATE " + store.stateTable() + " SET version = ?, "
                 + counters + ", columns = ?, source_committed_at = ?, synced_at = now(), state = ?, "
-                + "state_message = NULL WHERE synced_table_id = ?")) {
+                + "state_message = NULL, source_table_id = ? WHERE synced_table_id = ?")) {
             s.setLong(1, changes.version());
             s.setLong(2, counts[0]);
             s.setLong(3, counts[1]);
             s.setString(4, OnlineStore.formatColumns(stored));
             s.setTimestamp(5, Timestamp.from(Instant.ofEpochMilli(changes.committedAtMs())));
             s.setString(6, SyncState.ONLINE);
-            s.setString(7, spec.id());
+            s.setString(7, changes.tableId());
+            s.setString(8, spec.id());
             s.executeUpdate();
         }
     }

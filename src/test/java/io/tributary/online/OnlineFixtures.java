@@ -13,35 +13,35 @@ import org.apache.avro.generic.GenericRecord;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /** The machine's PostgreSQL (a schema per test class, dropped after) and ingestion-shaped rows for synced tables. */
-final class OnlineFixtures {
-    static final String VALUE_V1 = """
+public final class OnlineFixtures {
+    public static final String VALUE_V1 = """
             {"type":"record","name":"V","fields":[{"name":"user_id","type":["null","string"]},
              {"name":"amount","type":["null","double"]}]}""";
-    static final String VALUE_V2 = """
+    public static final String VALUE_V2 = """
             {"type":"record","name":"V","fields":[{"name":"user_id","type":["null","string"]},
              {"name":"amount","type":["null","double"]},{"name":"tags","type":["null",{"type":"array","items":"string"}],"default":null},
              {"name":"country","type":["null","string"],"default":null}]}""";
-    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    public static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
     private OnlineFixtures() {}
 
-    static PGSimpleDataSource database() {
+    public static PGSimpleDataSource database() {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setUrl("jdbc:postgresql://127.0.0.1:5432/postgres?user=postgres");
         return ds;
     }
 
-    static String uniqueSchema() {
+    public static String uniqueSchema() {
         return Api.unique("online_test").toLowerCase();
     }
 
-    static void dropSchema(javax.sql.DataSource ds, String schema) throws Exception {
+    public static void dropSchema(javax.sql.DataSource ds, String schema) throws Exception {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
         }
     }
 
-    static Schema rowSchema(String valueSchema) {
+    public static Schema rowSchema(String valueSchema) {
         return new Schema.Parser().parse("""
                 {"type":"record","name":"Row","namespace":"io.tributary.row","fields":[
                   {"name":"key","type":["null","string"]},
@@ -55,7 +55,7 @@ final class OnlineFixtures {
     }
 
     /** A row of {@code user} with {@code amount} at T0 + {@code second}s; {@code user} may be null. */
-    static GenericRecord row(Schema rowSchema, long offset, String user, double amount, long second) {
+    public static GenericRecord row(Schema rowSchema, long offset, String user, double amount, long second) {
         Schema valueSchema = rowSchema.getField("value").schema().getTypes().get(1);
         GenericRecord value = new GenericData.Record(valueSchema);
         value.put("user_id", user);
@@ -71,7 +71,7 @@ final class OnlineFixtures {
         return r;
     }
 
-    static List<GenericRecord> rows(Schema rowSchema, long firstOffset, Object... userAmountSecond) {
+    public static List<GenericRecord> rows(Schema rowSchema, long firstOffset, Object... userAmountSecond) {
         List<GenericRecord> out = new ArrayList<>();
         for (int i = 0; i < userAmountSecond.length; i += 3) {
             out.add(row(rowSchema, firstOffset + i / 3, (String) userAmountSecond[i],

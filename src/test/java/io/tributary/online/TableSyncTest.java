@@ -182,6 +182,44 @@ class TableSyncTest {
         assertThat(amounts(spec)).containsEntry("u4", 4.0).hasSize(4);
     }
 
+    @Test
+    void aSourceWrittenAnewAtItsLocationIsSyncedFromItsBeginningNotFromTheOldVersion() throws Exception {
+        SyncSpec spec = spec(SyncPolicy.CONTINUOUS);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10));
+        append(rows(V1, 1, "u2", 2, 10));
+        sync.run(spec);
+        long synced = table.status().version();
+
+        // Deleted and written anew: versions from 0 again, soon past the synced one. Reading "the commits after the
+        // synced version" of this table would miss u3 and u4 without a word.
+        recreate();
+        append(rows(V1, 0, "u3", 3, 10));
+        append(rows(V1, 1, "u4", 4, 10));
+        append(rows(V1, 2, "u5", 5, 10));
+        assertThat(table.status().version()).isGreaterThan(synced);
+        sync.run(spec);
+        assertThat(amounts(spec)).as("the copy is the new table's rows").containsExactly(Map.entry("u3", 3.0),
+                Map.entry("u4", 4.0), Map.entry("u5", 5.0));
+
+        // And a new table behind the synced version: rebuilt too, not refused.
+        recreate();
+        append(rows(V1, 0, "u6", 6, 10));
+        sync.run(spec);
+        assertThat(amounts(spec)).containsExactly(Map.entry("u6", 6.0));
+        append(rows(V1, 1, "u7", 7, 10));
+        assertThat(sync.run(spec).rowsRead()).as("incremental again").isEqualTo(1);
+    }
+
+    void recreate() throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).filter(f -> !f.equals(dir)).forEach(f -> f.toFile()
+                    .delete());
+        }
+        table = tables.create(location, V1, Map.of(P, 0L));
+        offset = 0;
+    }
+
     java.util.Set<Path> parquetFiles() throws java.io.IOException {
         try (var files = java.nio.file.Files.walk(dir)) {
             return files.filter(f -> f.toString().endsWith(".parquet") && !f.toString().contains("_delta_log"))

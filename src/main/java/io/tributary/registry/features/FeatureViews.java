@@ -139,11 +139,12 @@ public class FeatureViews {
         } catch (UnsupportedOperationException e) {
             fail(row, e.getMessage() + "; materialization stopped");
             return Optional.empty();
-        } catch (io.tributary.delta.ChangesVacuumedException e) {
-            // Retrying cannot help: the view fell further behind its source than the source's vacuum retention.
-            fail(row, e.getMessage() + " (the view was more than TRIBUTARY_MAINTENANCE_VACUUM_RETENTION behind its "
-                    + "source); materialization stopped: delete the feature view and create it again, which computes "
-                    + "it over everything the source holds");
+        } catch (io.tributary.delta.ChangesUnavailableException e) {
+            // Retrying cannot help: the source's commits since the consumed version cannot be read as changes.
+            fail(row, e.getMessage() + (e.vacuumed() ? " (the view was more than "
+                    + "TRIBUTARY_MAINTENANCE_VACUUM_RETENTION behind its source)" : "") + "; materialization "
+                    + "stopped: delete the feature view and create it again, which computes it over everything the "
+                    + "source holds");
             return Optional.empty();
         } catch (RuntimeException e) {
             fail(row, "the last round failed and is retried at the next commit or catch-up: " + e.getMessage(), e);

@@ -1,0 +1,113 @@
+package io.tributary.features;
+
+import static io.tributary.online.OnlineFixtures.rowSchema;
+import static io.tributary.online.OnlineFixtures.rows;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.tributary.delta.ChangesUnavailableException;
+import io.tributary.delta.DeltaTable;
+import io.tributary.delta.OffsetRange;
+import io.tributary.delta.PartitionKey;
+import io.tributary.delta.TableChanges;
+import io.tributary.delta.Tables;
+import io.tributary.online.OnlineFixtures;
+import io.tributary.online.OnlineStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The materializer against a source that changes under it, on a real Delta table and the machine's PostgreSQL. */
+class MaterializerSourceTest {
+    static final Schema V1 = rowSchema(OnlineFixtures.VALUE_V1);
+    static final PartitionKey P = new PartitionKey("t", 0);
+
+    @TempDir
+    Path dir;
+    PGSimpleDataSource database = OnlineFixtures.database();
+    String schema = OnlineFixtures.uniqueSchema();
+    Tables tables;
+    String location;
+    DeltaTable source;
+    long offset;
+    FeatureStore store;
+    FeatureViewSpec spec;
+
+    @BeforeEach
+    void setUp() {
+        tables = Tables.forWarehouse(dir.resolve("wh").toString(), Optional.empty());
+        location = tables.defaultLocation("c", "s", "tx_ingestion");
+        source = tables.create(location, V1, Map.of(P, 0L));
+        append(rows(V1, 0, "u1", 1, 10));
+        store = new FeatureStore(new OnlineStore(database, schema));
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            spec = FeatureViewCompiler.compile("view-1", "c.s.user_features", location,
+                    tables.defaultLocation("c", "s", "user_features"), "fv_view1",
+                    new FeatureViewDefinition(List.of("value.user_id"), null, "1h",
+                            List.of(new FeatureViewDefinition.FeatureDefinition("n", "count", null,
+                                    new FeatureViewDefinition.WindowDefinition(
+                                            new FeatureViewDefinition.Span("10m", null, null), null, null)))),
+                    changes.columns());
+        }
+        store.register(spec);
+        new OfflineFeatures(tables).create(spec);
+    }
+
+    @AfterEach
+    void dropSchema() throws Exception {
+        OnlineFixtures.dropSchema(database, schema);
+    }
+
+    void append(List<GenericRecord> rows) {
+        source.commit(List.of(source.writeDataFile(rows)), Map.of(P, new OffsetRange(offset, offset + rows.size())));
+        offset += rows.size();
+    }
+
+    void recreate() throws Exception {
+        Path root = dir.resolve("wh/c/s/tx_ingestion");
+        try (var files = Files.walk(root)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        source = tables.create(location, V1, Map.of(P, 0L));
+        offset = 0;
+    }
+
+    @Test
+    void aSourceWrittenAnewAtItsLocationStopsTheViewInsteadOfSkippingItsFirstCommits() throws Exception {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        append(rows(V1, 1, "u2", 2, 20));
+        materializer.run(spec);
+        FeatureState before = store.state(spec.id());
+        assertThat(before.recordsRead()).isEqualTo(2);
+
+        // Versions from 0 again, soon past the consumed one: "the commits after it" would be only u5's.
+        recreate();
+        append(rows(V1, 0, "u3", 3, 30));
+        append(rows(V1, 1, "u4", 4, 40));
+        append(rows(V1, 2, "u5", 5, 50));
+        assertThat(source.status().version()).isGreaterThan(before.version());
+
+        assertThatThrownBy(() -> materializer.run(spec)).isInstanceOf(ChangesUnavailableException.class)
+                .hasMessageContaining("was replaced by another one").hasMessageContaining("table id changed");
+        FeatureState after = store.state(spec.id());
+        assertThat(after.version()).as("nothing consumed").isEqualTo(before.version());
+        assertThat(after.recordsRead()).isEqualTo(2);
+
+        // Behind the consumed version: the same, not a round that moves the consumed version back.
+        recreate();
+        append(rows(V1, 0, "u6", 6, 60));
+        assertThatThrownBy(() -> materializer.run(spec)).isInstanceOf(ChangesUnavailableException.class)
+                .hasMessageContaining("its latest version is 1");
+        assertThat(store.state(spec.id()).version()).isEqualTo(before.version());
+    }
+}
