@@ -78,7 +78,7 @@ public final class TableSync {
                 }
                 SyncResult result;
                 if (spec.policy() == SyncPolicy.SNAPSHOT) {
-                    result = rebuild(c, spec, state, started);
+                    result = rebuild(c, spec, state, started, false);
                 } else {
                     try {
                         result = incremental(c, spec, state, started);
@@ -90,7 +90,7 @@ public final class TableSync {
                         // transaction go with the rebuild's swap.
                         LOG.warnf("synced table %s: %s; rebuilding it from the source's latest snapshot",
                                 spec.name(), gone.getMessage());
-                        result = rebuild(c, spec, state, started);
+                        result = rebuild(c, spec, state, started, true);
                     }
                 }
                 c.commit();
@@ -130,10 +130,20 @@ public final class TableSync {
         }
     }
 
-    /** Builds the whole table under another name, then swaps it in: readers see the old rows or the new, never both. */
-    private SyncResult rebuild(Connection c, SyncSpec spec, SyncState state, long started) throws SQLException {
+    /**
+     * Builds the whole table under another name, then swaps it in: readers see the old rows or the new, never both.
+     *
+     * @param additiveOnly the rebuild stands for incremental syncs that could not be read (not a SNAPSHOT's), so it
+     *     follows their rule: the columns may only change as {@link #evolve} allows, or applications reading the table
+     *     would find a column retyped under them
+     */
+    private SyncResult rebuild(Connection c, SyncSpec spec, SyncState state, long started, boolean additiveOnly)
+            throws SQLException {
         try (TableChanges changes = tables.changesSince(spec.sourceLocation(), -1)) {
             OnlineColumns columns = OnlineColumns.of(changes.columns());
+            if (additiveOnly && !state.columns().isEmpty()) {
+                evolution(spec, state, columns);
+            }
             List<OnlineColumn> key = columns.key(spec.primaryKey());
             OnlineColumn ts = columns.timeseries(spec.timeseriesKey());
             String build = spec.table() + BUILD_SUFFIX;
@@ -175,6 +185,19 @@ public final class TableSync {
      * applies (integers to wider integers, real to double precision); anything else stops the sync.
      */
     private void evolve(Connection c, SyncSpec spec, SyncState state, OnlineColumns columns) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            for (String sql : evolution(spec, state, columns)) {
+                s.execute(sql);
+            }
+        }
+    }
+
+    /**
+     * The statements that bring the table's columns to {@code columns}.
+     *
+     * @throws SyncException when that is not an additive change (a column removed, renamed or retyped narrower)
+     */
+    private List<String> evolution(SyncSpec spec, SyncState state, OnlineColumns columns) {
         List<String> statements = new ArrayList<>();
         for (SyncState.StoredColumn stored : state.columns()) {
             OnlineColumn now = columns.named(stored.name());
@@ -198,11 +221,7 @@ public final class TableSync {
                         + OnlineStore.quote(col.name()) + " " + col.pgType());
             }
         }
-        try (Statement s = c.createStatement()) {
-            for (String sql : statements) {
-                s.execute(sql);
-            }
-        }
+        return statements;
     }
 
     private static boolean widens(String from, String to) {
