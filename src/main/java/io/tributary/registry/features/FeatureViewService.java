@@ -194,7 +194,7 @@ public class FeatureViewService {
             }
             tables.delete(row.offlineLocation());
             views.forget(row.id());
-            lookups.keySet().removeIf(k -> k.endsWith("\n" + fullName));
+            readableViews.removeIf(k -> k.endsWith("\n" + fullName));
             return Map.of();
         });
     }
@@ -206,20 +206,20 @@ public class FeatureViewService {
             throw ApiException.invalid("keys", "send 1 to " + MAX_LOOKUP_KEYS + " keys, got "
                     + (keys == null ? 0 : keys.size()));
         }
-        // The view and the caller's access come from the 2 s cache; on a miss (or for a point-in-time key, which
-        // reads the offline table) a worker does the blocking part.
-        FeatureViewSpec known = cachedSpec(caller, fullName);
-        if (known != null && keys.stream().noneMatch(k -> k != null && k.get("as_of") != null)) {
-            return lookupNow(known, parse(known, keys));
-        }
-        return Blocking.call(() -> spec(cachedReadable(caller, fullName))).chain(spec -> {
-            ParsedKeys parsed = parse(spec, keys);
-            if (parsed.keys().stream().allMatch(k -> k.asOf() == null)) {
-                return lookupNow(spec, parsed);
-            }
-            return Blocking.call(() -> body(spec, parsed.keys(), parsed.entityValues(),
-                    views.lookup().lookup(spec, parsed.keys(), Instant.now())));
-        });
+        // The view and the caller's access come from the 2 s cache (read again ahead of expiry, one read at a time,
+        // on a worker); a point-in-time key, which reads the offline table, is answered on a worker too.
+        return readableViews.get(caller.name() + "\n" + caller.admin() + "\n" + fullName,
+                () -> readable(caller, fullName)).chain(row -> {
+                    FeatureViewSpec known = views.cachedSpec(row.id());
+                    return known != null ? Uni.createFrom().item(known) : Blocking.call(() -> spec(row));
+                }).chain(spec -> {
+                    ParsedKeys parsed = parse(spec, keys);
+                    if (parsed.keys().stream().allMatch(k -> k.asOf() == null)) {
+                        return lookupNow(spec, parsed);
+                    }
+                    return Blocking.call(() -> body(spec, parsed.keys(), parsed.entityValues(),
+                            views.lookup().lookup(spec, parsed.keys(), Instant.now())));
+                });
     }
 
     /** The request's keys, checked against the view, with each one's entity column values. */
@@ -403,36 +403,14 @@ public class FeatureViewService {
     }
 
     /** How long a lookup reuses a view's row and a caller's access to it (as synced tables' lookups: SPEC §9.1). */
-    static final long LOOKUP_CACHE_NANOS = 2_000_000_000L;
+    static final java.time.Duration LOOKUP_CACHE = java.time.Duration.ofSeconds(2);
 
-    private record Cached(FeatureViewRow row, long until) {}
-
-    private final Map<String, Cached> lookups = new java.util.concurrent.ConcurrentHashMap<>();
+    private final io.tributary.registry.service.ExpiringCache<String, FeatureViewRow> readableViews =
+            new io.tributary.registry.service.ExpiringCache<>(LOOKUP_CACHE);
 
     /** A grant changed here: forget every caller's remembered access at once (other servers' changes: 2 s). */
     void onGrantsChanged(@jakarta.enterprise.event.Observes io.tributary.registry.service.GrantsChanged change) {
-        lookups.clear();
-    }
-
-    /** The view's compiled definition when the caller's access to it is remembered and unexpired; else null. */
-    private FeatureViewSpec cachedSpec(Principal caller, String fullName) {
-        Cached c = lookups.get(caller.name() + "\n" + caller.admin() + "\n" + fullName);
-        return c != null && System.nanoTime() - c.until() < 0 ? views.cachedSpec(c.row().id()) : null;
-    }
-
-    /** {@link #readable}, remembered per caller and view for 2 s: a lookup then costs no registry query. */
-    private FeatureViewRow cachedReadable(Principal caller, String fullName) {
-        String key = caller.name() + "\n" + caller.admin() + "\n" + fullName;
-        Cached c = lookups.get(key);
-        if (c != null && System.nanoTime() - c.until() < 0) {
-            return c.row();
-        }
-        FeatureViewRow row = readable(caller, fullName);
-        if (lookups.size() > 10_000) {
-            lookups.clear();
-        }
-        lookups.put(key, new Cached(row, System.nanoTime() + LOOKUP_CACHE_NANOS));
-        return row;
+        readableViews.clear();
     }
 
     private FeatureViewSpec spec(FeatureViewRow row) {

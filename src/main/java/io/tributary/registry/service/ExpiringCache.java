@@ -17,14 +17,23 @@ import java.util.function.Supplier;
  * no request waits for a registry read (a reload on a busy worker pool once took a 1,000-requests/s lookup's p99 from
  * 1 ms to hundreds), and no value is served longer than its time after the read that produced it began.
  */
-final class ExpiringCache<K, V> {
+public final class ExpiringCache<K, V> {
     private record Entry<V>(CompletableFuture<V> value, long refreshAt, long until, AtomicBoolean reloading) {}
+
+    /** Entries are per caller and name; past this many the cache starts afresh rather than grow without end. */
+    static final int MAX_ENTRIES = 10_000;
 
     private final ConcurrentHashMap<K, Entry<V>> entries = new ConcurrentHashMap<>();
     private final long ttlNanos;
+    private final int maxEntries;
 
-    ExpiringCache(Duration ttl) {
+    public ExpiringCache(Duration ttl) {
+        this(ttl, MAX_ENTRIES);
+    }
+
+    ExpiringCache(Duration ttl, int maxEntries) {
         this.ttlNanos = ttl.toNanos();
+        this.maxEntries = maxEntries;
     }
 
     private Entry<V> fresh(long now) {
@@ -32,7 +41,7 @@ final class ExpiringCache<K, V> {
     }
 
     /** The value of {@code key}; {@code load} (a blocking read, run on a worker) when it is missing or expired. */
-    Uni<V> get(K key, Supplier<V> load) {
+    public Uni<V> get(K key, Supplier<V> load) {
         long now = System.nanoTime();
         Entry<V> e = entries.get(key);
         if (e != null && e.value().isDone() && !e.value().isCompletedExceptionally() && now - e.until() < 0) {
@@ -42,6 +51,10 @@ final class ExpiringCache<K, V> {
             return Uni.createFrom().item(e.value().getNow(null));
         }
         if (e == null || e.value().isDone()) {
+            if (e == null && entries.size() >= maxEntries) {
+                // Expired entries are replaced only when asked for again: many callers over time would pile up.
+                entries.clear();
+            }
             Entry<V> mine = fresh(now);
             boolean won = e == null ? entries.putIfAbsent(key, mine) == null : entries.replace(key, e, mine);
             if (won) {
@@ -89,11 +102,16 @@ final class ExpiringCache<K, V> {
         }, failure -> entries.remove(key, current));
     }
 
-    void remove(K key) {
+    public void remove(K key) {
         entries.remove(key);
     }
 
-    void clear() {
+    /** Forgets every entry whose key matches (a reload under way for one of them is discarded too). */
+    public void removeIf(java.util.function.Predicate<K> key) {
+        entries.keySet().removeIf(key);
+    }
+
+    public void clear() {
         entries.clear();
     }
 }

@@ -5,6 +5,6 @@ public final class FeatureViewServiceAccess {
     private FeatureViewServiceAccess() {}
 
     public static long lookupCacheNanos() {
-        return FeatureViewService.LOOKUP_CACHE_NANOS;
+        return FeatureViewService.LOOKUP_CACHE.toNanos();
     }
 }
