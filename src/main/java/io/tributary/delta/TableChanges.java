@@ -67,7 +67,7 @@ public final class TableChanges implements TableRows {
         this.tableRoot = latest.getPath().replaceAll("/+$", "");
         this.version = latest.getVersion();
         this.afterVersion = afterVersion;
-        this.tableId = latest.getMetadata().getId();
+        this.tableId = io.tributary.delta.kernel.TableIds.of(latest);
         this.committedAtMs = latest.getTimestamp(engine);
         this.schema = latest.getSchema();
         this.columns = leaves(schema);
