@@ -72,6 +72,8 @@ class DirectIngestApiTest {
     StreamDirectory directory;
     @Inject
     StreamWriteLocks writeLocks;
+    @Inject
+    javax.sql.DataSource dataSource;
 
     record Created(String name, String id, String location) {}
 
@@ -262,6 +264,40 @@ class DirectIngestApiTest {
                 .patch("/api/2.1/unity-catalog/permissions/table/" + table).then().statusCode(200);
         push(BOB, s.name(), jsonPush("p", 0, 1, 0)).then().statusCode(200);
         assertThat(IndependentReader.rows(s.location())).hasSize(1);
+        // Revoked on this server: the next push is refused at once, not once the remembered access expires.
+        as(ALICE).body("{\"changes\": [{\"principal\": \"bob\", \"remove\": [\"MODIFY\"]}]}")
+                .patch("/api/2.1/unity-catalog/permissions/table/" + table).then().statusCode(200);
+        push(BOB, s.name(), jsonPush("p", 1, 1, 1)).then().statusCode(403);
+        assertThat(IndependentReader.rows(s.location())).hasSize(1);
+    }
+
+    /**
+     * Another server deletes the stream and creates it again under its name, which this server does not hear of: its
+     * remembered stream is gone, so the push reads the registry again and lands in the new stream's table, never in
+     * the old one's and never as a 404 while the memory lasts.
+     */
+    @Test
+    void aStreamDeletedAndCreatedAgainByAnotherServerTakesPushesAtOnce() throws Exception {
+        Created old = create("json_schema", JSON_SCHEMA);
+        push(ALICE, old.name(), jsonPush("p", 0, 2, 0)).then().statusCode(200);
+        // What another server's delete leaves in the registry and the warehouse.
+        try (java.sql.Connection c = dataSource.getConnection(); java.sql.Statement st = c.createStatement()) {
+            st.execute("DELETE FROM streams WHERE id = '" + old.id() + "'");
+            st.execute("DELETE FROM registered_tables WHERE full_name = '" + old.name() + "_ingestion'");
+        }
+        List<java.nio.file.Path> files = new ArrayList<>(TestFiles.under(old.location()));
+        java.util.Collections.reverse(files); // what is below a directory comes after it
+        for (java.nio.file.Path f : files) {
+            java.nio.file.Files.delete(f);
+        }
+        String again = as(ALICE).body("{\"name\": \"" + old.name() + "\", \"source_config\": "
+                + "{\"direct_source_config\": {}}, \"schema_config\": {\"direct_schemas\": {\"payload_schema\": "
+                + "{\"json_schema\": " + JSON.writeValueAsString(JSON_SCHEMA) + "}}}, \"ingestion_config\": "
+                + "{\"ingestion_destination\": {\"delta_table_name\": \"" + old.name() + "_ingestion\"}}}")
+                .post(STREAMS).then().statusCode(200).extract().jsonPath().getString("stream_id");
+        assertThat(again).isNotEqualTo(old.id());
+        push(ALICE, old.name(), jsonPush("p", 0, 3, 10)).then().statusCode(200).body("committed_sequence", equalTo(0));
+        assertThat(IndependentReader.rows(old.location())).hasSize(3);
     }
 
     @Test

@@ -1,9 +1,9 @@
 package io.tributary.ingest.direct;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonToken;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 import io.tributary.schema.SchemaSource;
@@ -12,9 +12,7 @@ import java.time.DateTimeException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.avro.Schema;
@@ -45,8 +43,7 @@ public final class PushBodies {
                   {"name": "timestamp_ms", "type": ["null", "long"], "default": null}]}}}]}""");
 
     private static final Pattern PRODUCER_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final JsonFactory JSON = new JsonFactory();
     private static final Set<String> TOP = Set.of("producer_id", "sequence", "records");
     private static final Set<String> RECORD = Set.of("key", "value", "key_base64", "value_base64", "timestamp");
 
@@ -96,87 +93,153 @@ public final class PushBodies {
         return push;
     }
 
+    /**
+     * One streaming pass over the body: no tree of it is built, and a JSON Schema side's value is handed on as the
+     * bytes it has in the body ({@link SideBytes#slice}), which is what a Kafka producer would have sent.
+     */
     private Push json(byte[] body, long receivedAtMs) {
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
+        try (JsonParser p = JSON.createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new MalformedPushException("body", "must be a JSON object with producer_id, sequence and "
+                        + "records");
+            }
+            String producer = null;
+            Long sequence = null;
+            List<Push.Record> records = null;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                switch (name) {
+                    case "producer_id" -> {
+                        if (t != JsonToken.VALUE_NULL && t != JsonToken.VALUE_STRING) {
+                            throw new MalformedPushException("producer_id", "must be a string");
+                        }
+                        producer = t == JsonToken.VALUE_NULL ? null : p.getText();
+                    }
+                    case "sequence" -> {
+                        if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+                            throw new MalformedPushException("sequence", "is required and must be an integer: the "
+                                    + "producer's batch number, 0 for its first batch");
+                        }
+                        sequence = p.getLongValue();
+                    }
+                    case "records" -> {
+                        if (t != JsonToken.START_ARRAY) {
+                            throw new MalformedPushException("records", "is required: a JSON array of {\"key\", "
+                                    + "\"value\", \"timestamp\"} objects");
+                        }
+                        records = records(p, body, receivedAtMs);
+                    }
+                    default -> throw unknown(name, TOP, "");
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new MalformedPushException("body", "is not valid JSON (at byte "
+                        + p.currentTokenLocation().getByteOffset() + ": more after the push object)");
+            }
+            if (producer == null) {
+                throw new MalformedPushException("producer_id", "is required: name the producer, e.g. \"p-1\"");
+            }
+            if (sequence == null) {
+                throw new MalformedPushException("sequence", "is required and must be an integer: the producer's batch "
+                        + "number, 0 for its first batch");
+            }
+            if (records == null) {
+                throw new MalformedPushException("records", "is required: a JSON array of {\"key\", \"value\", "
+                        + "\"timestamp\"} objects");
+            }
+            return new Push(producer, sequence, records);
         } catch (JsonProcessingException e) {
             throw new MalformedPushException("body", "is not valid JSON"
                     + (e.getLocation() == null ? "" : " (at byte " + e.getLocation().getByteOffset() + ")"));
         } catch (IOException e) {
             throw new MalformedPushException("body", "cannot be read");
         }
-        if (root == null || !root.isObject()) {
-            throw new MalformedPushException("body", "must be a JSON object with producer_id, sequence and records");
-        }
-        unknown(root, TOP, "");
-        JsonNode producer = root.get("producer_id");
-        if (producer == null || producer.isNull()) {
-            throw new MalformedPushException("producer_id", "is required: name the producer, e.g. \"p-1\"");
-        }
-        if (!producer.isTextual()) {
-            throw new MalformedPushException("producer_id", "must be a string");
-        }
-        JsonNode sequence = root.get("sequence");
-        if (sequence == null || !sequence.isIntegralNumber() || !sequence.canConvertToLong()) {
-            throw new MalformedPushException("sequence", "is required and must be an integer: the producer's batch "
-                    + "number, 0 for its first batch");
-        }
-        JsonNode records = root.get("records");
-        if (records == null || !records.isArray()) {
-            throw new MalformedPushException("records", "is required: a JSON array of {\"key\", \"value\", "
-                    + "\"timestamp\"} objects");
-        }
-        List<Push.Record> out = new ArrayList<>(records.size());
-        for (int i = 0; i < records.size(); i++) {
-            out.add(record(records.get(i), "records[" + i + "]", receivedAtMs));
-        }
-        return new Push(producer.asText(), sequence.asLong(), out);
     }
 
-    private Push.Record record(JsonNode r, String at, long receivedAtMs) {
-        if (!r.isObject()) {
-            throw new MalformedPushException(at, "must be an object with key, value and timestamp");
+    /** The records array, {@code p} at its start and left at its end. */
+    private List<Push.Record> records(JsonParser p, byte[] body, long receivedAtMs) throws IOException {
+        List<Push.Record> out = new ArrayList<>();
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+            String at = "records[" + out.size() + "]";
+            if (t != JsonToken.START_OBJECT) {
+                throw new MalformedPushException(at, "must be an object with key, value and timestamp");
+            }
+            out.add(record(p, body, at, receivedAtMs));
         }
-        unknown(r, RECORD, at + ".");
-        byte[] k = side(r, "key", key, at);
-        byte[] v = side(r, "value", value, at);
-        return new Push.Record(k, v, timestamp(r.get("timestamp"), at + ".timestamp", receivedAtMs));
+        return out;
     }
 
-    private static byte[] side(JsonNode r, String name, SideBytes bytes, String at) {
-        JsonNode json = r.get(name);
-        JsonNode base64 = r.get(name + "_base64");
-        String field = at + "." + name;
-        if (json != null && base64 != null) {
-            throw new MalformedPushException(field, "set " + name + " or " + name + "_base64, not both");
+    private Push.Record record(JsonParser p, byte[] body, String at, long receivedAtMs) throws IOException {
+        Side k = new Side(at + ".key");
+        Side v = new Side(at + ".value");
+        long ts = receivedAtMs;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (name) {
+                case "key" -> k.json(t == JsonToken.VALUE_NULL ? null : key.of(p, body, k.field));
+                case "value" -> v.json(t == JsonToken.VALUE_NULL ? null : value.of(p, body, v.field));
+                case "key_base64" -> k.base64(p, t);
+                case "value_base64" -> v.base64(p, t);
+                case "timestamp" -> ts = timestamp(p, t, at + ".timestamp", receivedAtMs);
+                default -> throw unknown(name, RECORD, at + ".");
+            }
         }
-        if (base64 != null && !base64.isNull()) {
-            if (!base64.isTextual()) {
+        return new Push.Record(k.bytes(), v.bytes(), ts);
+    }
+
+    /** A record's key or value: given as JSON ({@code key}) or as base64 ({@code key_base64}), not both. */
+    private static final class Side {
+        private final String field;
+        private boolean json;
+        private boolean base64;
+        private byte[] bytes;
+
+        Side(String field) {
+            this.field = field;
+        }
+
+        void json(byte[] value) {
+            json = true;
+            bytes = value;
+        }
+
+        void base64(JsonParser p, JsonToken t) throws IOException {
+            base64 = true;
+            if (t == JsonToken.VALUE_NULL) {
+                bytes = null;
+                return;
+            }
+            if (t != JsonToken.VALUE_STRING) {
                 throw new MalformedPushException(field + "_base64", "must be a base64 string");
             }
             try {
-                return Base64.getDecoder().decode(base64.asText());
+                bytes = Base64.getDecoder().decode(p.getText());
             } catch (IllegalArgumentException e) {
                 throw new MalformedPushException(field + "_base64", "is not valid base64");
             }
         }
-        if (json == null || json.isNull()) {
-            return null;
+
+        byte[] bytes() {
+            if (json && base64) {
+                String name = field.substring(field.lastIndexOf('.') + 1);
+                throw new MalformedPushException(field, "set " + name + " or " + name + "_base64, not both");
+            }
+            return bytes;
         }
-        return bytes.of(json, field);
     }
 
-    private static long timestamp(JsonNode t, String field, long receivedAtMs) {
-        if (t == null || t.isNull()) {
+    private static long timestamp(JsonParser p, JsonToken t, String field, long receivedAtMs) throws IOException {
+        if (t == JsonToken.VALUE_NULL) {
             return receivedAtMs;
         }
-        if (t.isIntegralNumber() && t.canConvertToLong()) {
-            return t.asLong();
+        if (t == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+            return p.getLongValue();
         }
-        if (t.isTextual()) {
+        if (t == JsonToken.VALUE_STRING) {
             try {
-                return OffsetDateTime.parse(t.asText()).toInstant().toEpochMilli();
+                return OffsetDateTime.parse(p.getText()).toInstant().toEpochMilli();
             } catch (DateTimeException e) {
                 // fall through to the refusal
             }
@@ -185,14 +248,9 @@ public final class PushBodies {
                 + "milliseconds");
     }
 
-    private static void unknown(JsonNode node, Set<String> known, String at) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            String name = it.next().getKey();
-            if (!known.contains(name)) {
-                throw new MalformedPushException(at + name, "is not a field of a push; use " + String.join(", ",
-                        new java.util.TreeSet<>(known)));
-            }
-        }
+    private static MalformedPushException unknown(String name, Set<String> known, String at) {
+        return new MalformedPushException(at + name, "is not a field of a push; use " + String.join(", ",
+                new java.util.TreeSet<>(known)));
     }
 
     private static Push protobuf(byte[] body, long receivedAtMs) {

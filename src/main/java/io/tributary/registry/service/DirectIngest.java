@@ -29,7 +29,9 @@ import io.tributary.security.Privilege;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
@@ -61,6 +63,19 @@ public class DirectIngest implements PipelineControl {
     private record Target(GroupCommit commits, PushBodies bodies, String location) {}
 
     private final ConcurrentMap<String, Target> targets = new ConcurrentHashMap<>();
+    /**
+     * The stream and the caller's MODIFY per caller and name, for {@link #PUSH_CACHE}: a hundred producers pushing
+     * ten times a second would otherwise read the registry a thousand times a second. A grant changed here clears it;
+     * one changed on another server is seen within that time (SPEC "Direct ingest").
+     */
+    private final ExpiringCache<String, StreamReads.One> streams = new ExpiringCache<>(PUSH_CACHE);
+
+    static final Duration PUSH_CACHE = Duration.ofSeconds(2);
+    private static final Duration REGISTRY_READ = Duration.ofSeconds(30);
+
+    void onGrantsChanged(@Observes GrantsChanged change) {
+        streams.clear();
+    }
 
     /**
      * A push checked, read and queued for its stream's group commit: {@code answer} is its acknowledgement, as the
@@ -92,10 +107,26 @@ public class DirectIngest implements PipelineControl {
 
     public Uni<Queued> submit(Principal caller, String nameParam, String contentType, byte[] body) {
         String fullName = Names.fullName("name", nameParam);
+        String cacheKey = caller.name() + "\n" + caller.admin() + "\n" + fullName;
+        return submit(caller, fullName, contentType, body, cacheKey, false);
+    }
+
+    /**
+     * @param fresh read the stream from the registry, not from {@link #streams}: the second try of a push whose
+     *     remembered stream had been deleted (another server deleted it, and perhaps created it again)
+     */
+    private Uni<Queued> submit(Principal caller, String fullName, String contentType, byte[] body, String cacheKey,
+            boolean fresh) {
         long receivedAt = System.currentTimeMillis();
         Context context = Vertx.currentContext();
-        return reads.one(fullName, caller.name()).flatMap(found -> {
-            allowed(caller, fullName, found);
+        if (fresh) {
+            streams.remove(cacheKey);
+        }
+        return streams.get(cacheKey, () -> {
+            StreamReads.One one = reads.one(fullName, caller.name()).await().atMost(REGISTRY_READ);
+            allowed(caller, fullName, one);
+            return one;
+        }).flatMap(found -> {
             Target known = targets.get(found.stream().id);
             Uni<Target> target = known != null ? Uni.createFrom().item(known) : open(found);
             return target.flatMap(t -> Blocking.call(() -> read(t.bodies(), contentType, body, receivedAt))
@@ -104,6 +135,7 @@ public class DirectIngest implements PipelineControl {
                         // The committer thread completes the push: answer on the request's own context.
                         Uni<Map<String, Object>> answer = (context == null ? outcome
                                 : outcome.emitOn(r -> context.runOnContext(v -> r.run())))
+                                .flatMap(o -> stillThere(found.stream().id, t, o))
                                 .onFailure().call(e -> forgetIfDeleted(found.stream().id, t, e))
                                 .onFailure(e -> !(cause(e) instanceof StreamDeletedException
                                         || cause(e) instanceof GroupCommit.OverloadedException))
@@ -121,8 +153,16 @@ public class DirectIngest implements PipelineControl {
                                     }
                                     throw cause(e) instanceof RuntimeException r ? r : new IllegalStateException(e);
                                 }))
-                                .onFailure().transform(e -> failure(fullName, e))
                                 .map(o -> answer(fullName, push, o));
+                        if (!fresh) {
+                            // The stream came from the cache and is gone: read it again once, so a stream deleted
+                            // and created again under its name by another server takes pushes at once, not after
+                            // the cache's 2 s. Nothing of the batch was written, so pushing it again is safe.
+                            answer = answer.onFailure(e -> cause(e) instanceof StreamDeletedException)
+                                    .recoverWithUni(e -> submit(caller, fullName, contentType, body, cacheKey, true)
+                                            .flatMap(Queued::answer));
+                        }
+                        answer = answer.onFailure().transform(e -> failure(fullName, e));
                         return new Queued(push.producerId(), push.sequence(), answer);
                     }));
         });
@@ -195,6 +235,24 @@ public class DirectIngest implements PipelineControl {
         return writeLocks.forStream(streamId, location).run(() -> Boolean.TRUE).isPresent();
     }
 
+    /**
+     * A duplicate is acknowledged from the committer's memory of the table, without a commit and so without the write
+     * fence: it stands only while the stream is still registered. Otherwise a stream deleted and created again under
+     * its name by another server would have its first batches (sequences the old stream had seen) acknowledged and
+     * never written, by a committer of the old stream this server still remembered.
+     */
+    private Uni<PushOutcome> stillThere(String streamId, Target target, PushOutcome outcome) {
+        if (!(outcome instanceof PushOutcome.Committed committed) || !committed.duplicate()) {
+            return Uni.createFrom().item(outcome);
+        }
+        return Blocking.call(() -> registered(streamId, target.location())).map(exists -> {
+            if (!exists) {
+                throw new StreamDeletedException(target.location());
+            }
+            return outcome;
+        });
+    }
+
     /** A deleted stream's committer is dropped, so a stream created again under the name starts afresh. */
     private Uni<Void> forgetIfDeleted(String id, Target target, Throwable e) {
         if (cause(e) instanceof StreamDeletedException) {
@@ -226,6 +284,7 @@ public class DirectIngest implements PipelineControl {
 
     @Override
     public void stop(String streamId) {
+        streams.clear(); // deleted here: no push may find it remembered (one created again is read afresh)
         Target target = targets.remove(streamId);
         if (target != null) {
             target.commits().close(new StreamDeletedException(target.location()));
