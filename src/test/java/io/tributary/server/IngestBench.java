@@ -182,7 +182,9 @@ public final class IngestBench {
         // A running server has loaded and compiled the ingest path long before a new stream catches up; the first
         // stream of a fresh JVM pays class loading and JIT (seconds). Measure both: warm is the figure that matters.
         if (System.getenv("BENCH_COLD") == null) {
-            int warmRecords = Math.min(records, 300_000);
+            // BENCH_WARMUP: the warm-up's records; 300k leaves the JIT compiling through much of a 1M catch-up.
+            int warmRecords = Math.min(records, System.getenv("BENCH_WARMUP") == null ? 300_000
+                    : Integer.parseInt(System.getenv("BENCH_WARMUP").replace("_", "")));
             PipelineSpec warm = KafkaStreamFixture.create(tables, "warm_up", new Subscription.Topics(List.of(topic)),
                     new SchemaSource.Plain(), valueSchema, fromStart,
                     Map.of("bootstrap.servers", bootstrap));
