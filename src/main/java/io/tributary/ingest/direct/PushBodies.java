@@ -46,6 +46,10 @@ public final class PushBodies {
     private static final JsonFactory JSON = new JsonFactory();
     private static final Set<String> TOP = Set.of("producer_id", "sequence", "records");
     private static final Set<String> RECORD = Set.of("key", "value", "key_base64", "value_base64", "timestamp");
+    private static final String SEQUENCE_REQUIRED = "is required and must be an integer: the producer's batch number, "
+            + "0 for its first batch";
+    private static final String RECORDS_REQUIRED = "is required: a JSON array of {\"key\", \"value\", \"timestamp\"} "
+            + "objects";
 
     private final SideBytes key;
     private final SideBytes value;
@@ -118,15 +122,13 @@ public final class PushBodies {
                     }
                     case "sequence" -> {
                         if (t != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                            throw new MalformedPushException("sequence", "is required and must be an integer: the "
-                                    + "producer's batch number, 0 for its first batch");
+                            throw new MalformedPushException("sequence", SEQUENCE_REQUIRED);
                         }
                         sequence = p.getLongValue();
                     }
                     case "records" -> {
                         if (t != JsonToken.START_ARRAY) {
-                            throw new MalformedPushException("records", "is required: a JSON array of {\"key\", "
-                                    + "\"value\", \"timestamp\"} objects");
+                            throw new MalformedPushException("records", RECORDS_REQUIRED);
                         }
                         records = records(p, body, receivedAtMs);
                     }
@@ -141,12 +143,10 @@ public final class PushBodies {
                 throw new MalformedPushException("producer_id", "is required: name the producer, e.g. \"p-1\"");
             }
             if (sequence == null) {
-                throw new MalformedPushException("sequence", "is required and must be an integer: the producer's batch "
-                        + "number, 0 for its first batch");
+                throw new MalformedPushException("sequence", SEQUENCE_REQUIRED);
             }
             if (records == null) {
-                throw new MalformedPushException("records", "is required: a JSON array of {\"key\", \"value\", "
-                        + "\"timestamp\"} objects");
+                throw new MalformedPushException("records", RECORDS_REQUIRED);
             }
             return new Push(producer, sequence, records);
         } catch (JsonProcessingException e) {
@@ -171,8 +171,8 @@ public final class PushBodies {
     }
 
     private Push.Record record(JsonParser p, byte[] body, String at, long receivedAtMs) throws IOException {
-        Side k = new Side(at + ".key");
-        Side v = new Side(at + ".value");
+        Side k = new Side(at, "key");
+        Side v = new Side(at, "value");
         long ts = receivedAtMs;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
@@ -191,13 +191,15 @@ public final class PushBodies {
 
     /** A record's key or value: given as JSON ({@code key}) or as base64 ({@code key_base64}), not both. */
     private static final class Side {
+        private final String name;
         private final String field;
         private boolean json;
         private boolean base64;
         private byte[] bytes;
 
-        Side(String field) {
-            this.field = field;
+        Side(String record, String name) {
+            this.name = name;
+            this.field = record + "." + name;
         }
 
         void json(byte[] value) {
@@ -223,7 +225,6 @@ public final class PushBodies {
 
         byte[] bytes() {
             if (json && base64) {
-                String name = field.substring(field.lastIndexOf('.') + 1);
                 throw new MalformedPushException(field, "set " + name + " or " + name + "_base64, not both");
             }
             return bytes;

@@ -208,7 +208,7 @@ public class FeatureViewService {
         }
         // The view and the caller's access come from the 2 s cache (read again ahead of expiry, one read at a time,
         // on a worker); a point-in-time key, which reads the offline table, is answered on a worker too.
-        return readableViews.get(caller.name() + "\n" + caller.admin() + "\n" + fullName,
+        return readableViews.get(io.tributary.registry.service.ExpiringCache.perCaller(caller, fullName),
                 () -> readable(caller, fullName)).chain(row -> {
                     FeatureViewSpec known = views.cachedSpec(row.id());
                     return known != null ? Uni.createFrom().item(known) : Blocking.call(() -> spec(row));

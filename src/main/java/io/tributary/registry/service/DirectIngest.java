@@ -107,7 +107,7 @@ public class DirectIngest implements PipelineControl {
 
     public Uni<Queued> submit(Principal caller, String nameParam, String contentType, byte[] body) {
         String fullName = Names.fullName("name", nameParam);
-        String cacheKey = caller.name() + "\n" + caller.admin() + "\n" + fullName;
+        String cacheKey = ExpiringCache.perCaller(caller, fullName);
         return submit(caller, fullName, contentType, body, cacheKey, false);
     }
 

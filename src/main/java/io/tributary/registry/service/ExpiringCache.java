@@ -27,6 +27,14 @@ public final class ExpiringCache<K, V> {
     private final long ttlNanos;
     private final int maxEntries;
 
+    /**
+     * The key of what {@code caller} may do with {@code name}: the caller's name and admin flag both decide the
+     * outcome of an access check, so both are in it.
+     */
+    public static String perCaller(io.tributary.security.Principal caller, String name) {
+        return caller.name() + "\n" + caller.admin() + "\n" + name;
+    }
+
     public ExpiringCache(Duration ttl) {
         this(ttl, MAX_ENTRIES);
     }

@@ -207,7 +207,7 @@ public class SyncedTableService {
 
     private Uni<byte[]> lookupOnce(Principal caller, String fullName, List<Map<String, Object>> keys) {
         return targets.get(fullName, () -> lookupTarget(fullName))
-                .chain(target -> readers.get(caller.name() + "\n" + caller.admin() + "\n" + fullName,
+                .chain(target -> readers.get(ExpiringCache.perCaller(caller, fullName),
                         () -> AccessPolicy.allows(caller, target.sourceOwner(), registry.privileges(
                                 target.row().sourceTableName(), caller.name()), Privilege.SELECT))
                         .chain(allowed -> {
