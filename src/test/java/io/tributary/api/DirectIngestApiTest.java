@@ -185,6 +185,26 @@ class DirectIngestApiTest {
     }
 
     @Test
+    void aPushSentWithCurlsDefaultTypeIsReadAsJsonAndAnUnknownTypeIsNamed() {
+        Created s = create("json_schema", JSON_SCHEMA);
+        // curl -d sends application/x-www-form-urlencoded; every other endpoint reads that as JSON.
+        as(ALICE).contentType("application/x-www-form-urlencoded").body(jsonPush("p-1", 0, 2, 0))
+                .post(STREAMS + "/" + s.name() + "/records").then().statusCode(200)
+                .body("committed_sequence", equalTo(0));
+        as(ALICE).contentType("text/plain").body(jsonPush("p-1", 1, 1, 2))
+                .post(STREAMS + "/" + s.name() + "/records").then().statusCode(200)
+                .body("committed_sequence", equalTo(1));
+        long version = IndependentReader.version(s.location());
+        as(ALICE).contentType("application/octet-stream").body(new byte[] {1, 2, 3})
+                .post(STREAMS + "/" + s.name() + "/records").then().statusCode(400)
+                .body("error_code", equalTo("INVALID_PARAMETER_VALUE"))
+                .body("message", containsString("Content-Type"))
+                .body("message", containsString("application/x-protobuf"));
+        assertThat(IndependentReader.version(s.location())).isEqualTo(version);
+        assertThat(IndependentReader.rows(s.location())).hasSize(3);
+    }
+
+    @Test
     void avroStreamsTakeAvroJsonAndBinaryAvroBodies() throws Exception {
         Created s = create("avro_schema", AVRO_SCHEMA);
         push(ALICE, s.name(), "{\"producer_id\": \"a\", \"sequence\": 0, \"records\": [{\"value\": "

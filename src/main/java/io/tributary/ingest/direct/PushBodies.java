@@ -61,7 +61,8 @@ public final class PushBodies {
     }
 
     /**
-     * @param contentType the body's media type without parameters (null or JSON: JSON)
+     * @param contentType the body's media type without parameters: JSON for none, a JSON type, {@code text/plain} or
+     *     curl's default {@code application/x-www-form-urlencoded} (the rest of the API reads those as JSON too)
      * @param receivedAtMs the time of records that carry none
      */
     public Push read(String contentType, byte[] body, long receivedAtMs) {
@@ -71,7 +72,8 @@ public final class PushBodies {
             push = protobuf(body, receivedAtMs);
         } else if (type.equals(AVRO) || type.equals("application/avro")) {
             push = avro(body, receivedAtMs);
-        } else if (type.equals("application/json") || type.endsWith("+json")) {
+        } else if (type.equals("application/json") || type.endsWith("+json") || type.equals("text/plain")
+                || type.equals("application/x-www-form-urlencoded")) {
             push = json(body, receivedAtMs);
         } else {
             throw new MalformedPushException("Content-Type", "'" + contentType + "' is not a push body: use "
