@@ -87,7 +87,8 @@ public final class OnlineLookup {
             return Arrays.asList(out);
         } catch (SQLException e) {
             if ("42P01".equals(e.getSQLState())) {
-                throw new SyncException("the synced table has no PostgreSQL table yet: it has not synced once");
+                throw new SyncException("the synced table has no PostgreSQL table: it has not "
+                        + "synced yet, or its table was dropped outside Tributary and the next sync rebuilds it");
             }
             throw new IllegalStateException("looking up keys in " + table + " failed: " + e.getMessage(), e);
         }

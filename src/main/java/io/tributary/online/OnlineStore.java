@@ -130,6 +130,16 @@ public final class OnlineStore {
         }
     }
 
+    /** Whether the synced table's PostgreSQL table exists (an operator may have dropped it by hand). */
+    boolean exists(Connection c, String table) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT to_regclass(?) IS NOT NULL")) {
+            s.setString(1, qualified(table));
+            try (ResultSet rs = s.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
+        }
+    }
+
     /** Records a state without touching rows or version (a failure, a stop); outside any sync's transaction. */
     public void setState(String id, String state, String message) {
         try (Connection c = connection(); PreparedStatement s = c.prepareStatement("UPDATE " + stateTable()

@@ -79,6 +79,13 @@ public final class TableSync {
                 SyncResult result;
                 if (spec.policy() == SyncPolicy.SNAPSHOT) {
                     result = rebuild(c, spec, state, started, false);
+                } else if (state.version() >= 0 && !store.exists(c, spec.table())) {
+                    // Dropped outside Tributary (an operator, a restore of the database without it): the source
+                    // holds every row, so the copy is rebuilt rather than every later sync failing on it.
+                    LOG.warnf("synced table %s: its PostgreSQL table %s is gone (dropped outside Tributary); "
+                            + "rebuilding it from the source's latest snapshot", spec.name(),
+                            store.qualified(spec.table()));
+                    result = rebuild(c, spec, state, started, true);
                 } else {
                     try {
                         result = incremental(c, spec, state, started);

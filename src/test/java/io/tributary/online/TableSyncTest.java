@@ -183,6 +183,27 @@ class TableSyncTest {
     }
 
     @Test
+    void aPostgresTableDroppedOutsideTributaryIsRebuiltAtTheNextSync() throws Exception {
+        SyncSpec spec = spec(SyncPolicy.CONTINUOUS);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10, "u2", 2, 10));
+        sync.run(spec);
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("DROP TABLE " + store.qualified(spec.table()));
+        }
+        append(rows(V1, 2, "u2", 5, 20, "u3", 3, 10));
+
+        SyncResult r = sync.run(spec);
+
+        assertThat(r.rowsRead()).as("rebuilt from every row of the source").isEqualTo(4);
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 1.0), Map.entry("u2", 5.0), Map.entry("u3", 3.0));
+        assertThat(store.state(spec.id()).state()).isEqualTo(SyncState.ONLINE);
+        append(rows(V1, 4, "u4", 4, 10));
+        assertThat(sync.run(spec).rowsRead()).as("incremental again").isEqualTo(1);
+        assertThat(amounts(spec)).containsEntry("u4", 4.0).hasSize(4);
+    }
+
+    @Test
     void aSourceWrittenAnewAtItsLocationIsSyncedFromItsBeginningNotFromTheOldVersion() throws Exception {
         SyncSpec spec = spec(SyncPolicy.CONTINUOUS);
         TableSync sync = new TableSync(tables, store);

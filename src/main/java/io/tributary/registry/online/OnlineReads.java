@@ -195,7 +195,8 @@ public class OnlineReads {
                 }
                 em.complete(body);
             } else if (ar.cause() instanceof PgException pg && "42P01".equals(pg.getSqlState())) {
-                em.fail(new SyncException("the synced table has no PostgreSQL table yet: it has not synced once"));
+                em.fail(new SyncException("the synced table has no PostgreSQL table: it has not "
+                        + "synced yet, or its table was dropped outside Tributary and the next sync rebuilds it"));
             } else {
                 em.fail(ar.cause());
             }
