@@ -3,7 +3,8 @@
 # peak heap. The broker runs in its own JVM so that only the ingesting JVM's heap is measured.
 # Usage: bench/ingest/run.sh [records]   (default 1,000,000); BENCH_FORMATS, BENCH_TRIGGERS, BENCH_DIRECT: see below;
 # BENCH_COLD=1 measures the first stream of a fresh JVM (the run prints the JIT's time and the classes loaded during it);
-# BENCH_WARMUP=<records> sets the warm-up stream's size (default 300000, at most the records measured);
+# warm: warm-up streams over the same topic run first until one spends under a tenth of its time in the JIT (at most
+# BENCH_WARMUP_ROUNDS, default 8); BENCH_WARMUP=<records> sets their size (default: all the records measured);
 # BENCH_JAVA_OPTS adds options to the measuring JVM (e.g. a JFR recording), BENCH_NO_FRESHNESS=1 skips freshness,
 # BENCH_FENCE=<rounds> then runs the catch-up <rounds> times each without and with the write fence (every commit
 # under StreamWriteLocks on an embedded PostgreSQL) and prints both medians, their ratio and the fence's own time.
