@@ -133,6 +133,38 @@ final class TableReader implements TableRows {
         }
     }
 
+    /** The next batch with its selection vector (see {@link TableChanges#nextBatch}), or null after the last. */
+    FilteredColumnarBatch nextBatch() {
+        if (!pending.isEmpty()) {
+            throw new IllegalStateException("rows were already taken one at a time");
+        }
+        try {
+            while (true) {
+                if (data != null && data.hasNext()) {
+                    return data.next();
+                }
+                closeData();
+                if (scanFileRows != null && scanFileRows.hasNext()) {
+                    Row scanFile = scanFileRows.next();
+                    if (fileFilter.test(ScanFiles.logPath(scanFile))) {
+                        openFile(scanFile);
+                    }
+                    continue;
+                }
+                if (scanFileRows != null) {
+                    scanFileRows.close();
+                    scanFileRows = null;
+                }
+                if (!scanFiles.hasNext()) {
+                    return null;
+                }
+                scanFileRows = scanFiles.next().getRows();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public Map<String, Object> next() {
         if (!hasNext()) {
