@@ -2,6 +2,7 @@ package io.tributary.api;
 
 import io.tributary.registry.request.ApiRequest;
 import io.tributary.registry.request.RegistryJson;
+import io.tributary.registry.request.SyncedTableRequests;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -48,7 +49,13 @@ public class StrictJsonReader implements ServerMessageBodyReader<Object> {
     }
 
     private static Object read(Class<Object> type, InputStream body) throws IOException {
-        return RegistryJson.parse(body == null ? "" : new String(body.readAllBytes(),
-                java.nio.charset.StandardCharsets.UTF_8), type);
+        byte[] bytes = body == null ? new byte[0] : body.readAllBytes();
+        if (SyncedTableRequests.Lookup.class.equals(type)) {
+            SyncedTableRequests.Lookup plain = SyncedTableRequests.Lookup.plain(bytes);
+            if (plain != null) {
+                return plain;
+            }
+        }
+        return RegistryJson.parse(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), type);
     }
 }
