@@ -2,7 +2,6 @@ package io.tributary.api;
 
 import io.tributary.registry.request.ApiRequest;
 import io.tributary.registry.request.RegistryJson;
-import io.tributary.registry.request.SyncedTableRequests;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -49,13 +48,7 @@ public class StrictJsonReader implements ServerMessageBodyReader<Object> {
     }
 
     private static Object read(Class<Object> type, InputStream body) throws IOException {
-        byte[] bytes = body == null ? new byte[0] : body.readAllBytes();
-        if (SyncedTableRequests.Lookup.class.equals(type)) {
-            SyncedTableRequests.Lookup plain = SyncedTableRequests.Lookup.plain(bytes);
-            if (plain != null) {
-                return plain;
-            }
-        }
-        return RegistryJson.parse(new String(bytes, java.nio.charset.StandardCharsets.UTF_8), type);
+        return RegistryJson.parse(body == null ? "" : new String(body.readAllBytes(),
+                java.nio.charset.StandardCharsets.UTF_8), type);
     }
 }

@@ -72,21 +72,12 @@ public class Authenticator {
             throw new UnauthenticatedException(
                     "no credentials: send the header 'Authorization: Bearer <token>' with a configured token or JWT");
         }
-        // By hand rather than split("\\s+"): every API request comes here, and the regex was compiled each time.
-        String header = authorization.trim();
-        int space = 0;
-        while (space < header.length() && !whitespace(header.charAt(space))) {
-            space++;
-        }
-        if (space == header.length() || space != 6 || !header.regionMatches(true, 0, "Bearer", 0, 6)) {
+        String[] parts = authorization.trim().split("\\s+", 2);
+        if (parts.length != 2 || !parts[0].equalsIgnoreCase("Bearer")) {
             throw new UnauthenticatedException(
                     "unsupported Authorization header: use the scheme 'Bearer <token>'");
         }
-        int from = space;
-        while (from < header.length() && whitespace(header.charAt(from))) {
-            from++;
-        }
-        String credential = header.substring(from).trim();
+        String credential = parts[1].trim();
         String name = matchToken(credential);
         if (name == null && jwt.isPresent() && looksLikeJwt(credential)) {
             return principal(jwt.get().subject(credential));
@@ -95,11 +86,6 @@ public class Authenticator {
             throw new UnauthenticatedException("invalid bearer token: use a configured token or a valid JWT");
         }
         return principal(name);
-    }
-
-    /** What the regex {@code \\s} matches. */
-    private static boolean whitespace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     private Principal principal(String name) {
@@ -141,17 +127,12 @@ public class Authenticator {
         return List.copyOf(result);
     }
 
-    /** One digest per thread: looking SHA-256 up among the security providers cost more than the digest itself. */
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+    private static byte[] sha256(String s) {
         try {
-            return MessageDigest.getInstance("SHA-256");
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    });
-
-    private static byte[] sha256(String s) {
-        return SHA256.get().digest(s.getBytes(StandardCharsets.UTF_8));
     }
 
     private record NamedToken(String principal, byte[] digest) {}
