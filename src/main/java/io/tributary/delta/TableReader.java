@@ -104,33 +104,14 @@ final class TableReader implements TableRows {
 
     @Override
     public boolean hasNext() {
-        try {
-            while (pending.isEmpty()) {
-                if (data != null && data.hasNext()) {
-                    addRows(data.next());
-                    continue;
-                }
-                closeData();
-                if (scanFileRows != null && scanFileRows.hasNext()) {
-                    Row scanFile = scanFileRows.next();
-                    if (fileFilter.test(ScanFiles.logPath(scanFile))) {
-                        openFile(scanFile);
-                    }
-                    continue;
-                }
-                if (scanFileRows != null) {
-                    scanFileRows.close();
-                    scanFileRows = null;
-                }
-                if (!scanFiles.hasNext()) {
-                    return false;
-                }
-                scanFileRows = scanFiles.next().getRows();
+        while (pending.isEmpty()) {
+            FilteredColumnarBatch batch = nextData();
+            if (batch == null) {
+                return false;
             }
-            return true;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            addRows(batch);
         }
+        return true;
     }
 
     /** The next batch with its selection vector (see {@link TableChanges#nextBatch}), or null after the last. */
@@ -138,6 +119,10 @@ final class TableReader implements TableRows {
         if (!pending.isEmpty()) {
             throw new IllegalStateException("rows were already taken one at a time");
         }
+        return nextData();
+    }
+
+    private FilteredColumnarBatch nextData() {
         try {
             while (true) {
                 if (data != null && data.hasNext()) {
