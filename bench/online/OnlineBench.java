@@ -257,7 +257,9 @@ public final class OnlineBench {
         // The same 1-key lookups and SELECTs once production has stopped and the sync has caught up: the serving
         // path's own latency, without ingestion, sync and their garbage competing for the machine's CPUs.
         double[] gcQuiet0 = b.gcPauses();
+        long quietCpu0 = cpuMs(serverPid);
         long[] quietOne = b.httpPhase(lookupRate, lookupSeconds, () -> oneKey(random, keys), lookup);
+        long quietCpu = cpuMs(serverPid) - quietCpu0;
         double[] gcQuiet = b.gcPausesSince(gcQuiet0);
         long[] quietSelect = jdbcPhase(jdbc, table, lookupRate, lookupSeconds, random, keys);
 
@@ -286,8 +288,9 @@ public final class OnlineBench {
             double oneCpu = (cpu1 - cpu0 - idleMsPerSecond * (phase1 - phase0) / 1e9) / (one.length - 1);
             double hundredCpu = (cpu2 - cpu1 - idleMsPerSecond * (phase2 - phase1) / 1e9) / (hundred.length - 1);
             System.out.printf(Locale.ROOT, "server CPU per lookup request (the CPU it spends on ingestion and sync, "
-                    + "%.0f ms/s measured before, taken out): 1 key %.2f ms, 100 keys %.2f ms%n", idleMsPerSecond,
-                    oneCpu, hundredCpu);
+                    + "%.0f ms/s measured before, taken out): 1 key %.2f ms, 100 keys %.2f ms; with production "
+                    + "stopped (nothing taken out): 1 key %.2f ms%n", idleMsPerSecond, oneCpu, hundredCpu,
+                    (double) quietCpu / (quietOne.length - 1));
         }
         double ratio = pct(sorted(one), 0.99) / Math.max(1e-9, pct(sorted(select), 0.99));
         System.out.printf(Locale.ROOT, "1-key lookup p99 / plain SELECT p99: %.2fx while producing, %.2fx with "

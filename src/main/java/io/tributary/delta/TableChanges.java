@@ -6,6 +6,7 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.ColumnVector;
 import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
@@ -214,22 +215,56 @@ public final class TableChanges implements TableRows {
         if (snapshotRows != null) {
             return snapshotRows.hasNext();
         }
+        while (pending.isEmpty()) {
+            ColumnarBatch b = nextData();
+            if (b == null) {
+                return false;
+            }
+            add(b);
+        }
+        return true;
+    }
+
+    /**
+     * The next batch of rows as Kernel's column vectors in the latest schema (struct columns as struct vectors; a
+     * column a file lacks reads as nulls; rows the selection vector leaves out are not live), or null after the last.
+     * For readers that take values straight from the vectors rather than a map per row: use either this or
+     * {@link #next()} on one instance, not both.
+     */
+    public FilteredColumnarBatch nextBatch() {
+        if (snapshotRows != null) {
+            return snapshotRows.nextBatch();
+        }
+        if (!pending.isEmpty()) {
+            throw new IllegalStateException("rows were already taken one at a time");
+        }
+        ColumnarBatch b = nextData();
+        return b == null ? null : new FilteredColumnarBatch(b, Optional.empty());
+    }
+
+    /**
+     * A value of a vector as {@link TableRows} gives it (Instant for timestamps, LocalDate for dates, maps and lists
+     * for structs, maps and arrays, ...).
+     */
+    public static Object value(ColumnVector v, int row, io.delta.kernel.types.DataType type) {
+        return TableReader.value(v, row, type);
+    }
+
+    private ColumnarBatch nextData() {
         try {
-            while (pending.isEmpty()) {
+            while (true) {
                 if (data != null && data.hasNext()) {
-                    add(data.next());
-                    continue;
+                    return data.next();
                 }
                 closeData();
                 if (nextFile >= files.size()) {
-                    return false;
+                    return null;
                 }
                 LogActions.AddedFile file = files.get(nextFile++);
                 FileStatus status = FileStatus.of(resolve(file.logPath()), file.size(), file.modificationTime());
                 data = engine.getParquetHandler().readParquetFiles(KernelIterators.singleton(status), schema,
                         Optional.empty()).map(r -> r.getData());
             }
-            return true;
         } catch (IOException | RuntimeException e) {
             // Only on a failure is the file looked for: a stat per file would cost every small sync on S3 a request.
             if (nextFile > 0 && gone(files.get(nextFile - 1))) {

@@ -104,11 +104,29 @@ final class TableReader implements TableRows {
 
     @Override
     public boolean hasNext() {
+        while (pending.isEmpty()) {
+            FilteredColumnarBatch batch = nextData();
+            if (batch == null) {
+                return false;
+            }
+            addRows(batch);
+        }
+        return true;
+    }
+
+    /** The next batch with its selection vector (see {@link TableChanges#nextBatch}), or null after the last. */
+    FilteredColumnarBatch nextBatch() {
+        if (!pending.isEmpty()) {
+            throw new IllegalStateException("rows were already taken one at a time");
+        }
+        return nextData();
+    }
+
+    private FilteredColumnarBatch nextData() {
         try {
-            while (pending.isEmpty()) {
+            while (true) {
                 if (data != null && data.hasNext()) {
-                    addRows(data.next());
-                    continue;
+                    return data.next();
                 }
                 closeData();
                 if (scanFileRows != null && scanFileRows.hasNext()) {
@@ -123,11 +141,10 @@ final class TableReader implements TableRows {
                     scanFileRows = null;
                 }
                 if (!scanFiles.hasNext()) {
-                    return false;
+                    return null;
                 }
                 scanFileRows = scanFiles.next().getRows();
             }
-            return true;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

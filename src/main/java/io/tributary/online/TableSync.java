@@ -1,5 +1,14 @@
 package io.tributary.online;
 
+import io.delta.kernel.data.ColumnVector;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.types.ByteType;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.FloatType;
+import io.delta.kernel.types.IntegerType;
+import io.delta.kernel.types.ShortType;
+import io.delta.kernel.types.StructType;
 import io.tributary.delta.ChangesUnavailableException;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
@@ -10,12 +19,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -37,7 +43,6 @@ public final class TableSync {
     static final String BUILD_SUFFIX = "__snapshot";
     /** Distinct keys held before they are written; the transaction still covers the whole sync. */
     private static final int CHUNK_KEYS = 5_000;
-    private static final int ROWS_PER_STATEMENT = 2_000;
 
     private static final Logger LOG = Logger.getLogger(TableSync.class);
 
@@ -62,6 +67,7 @@ public final class TableSync {
      */
     public SyncResult run(SyncSpec spec) {
         long started = System.nanoTime();
+        Phases phases = new Phases(started);
         try (Connection c = store.connection()) {
             c.setAutoCommit(false);
             try {
@@ -76,19 +82,20 @@ public final class TableSync {
                     // Deleted meanwhile (its state row goes with its table): a sync must not bring the table back.
                     throw new SyncException("synced table " + spec.name() + " was deleted");
                 }
+                phases.locked = System.nanoTime();
                 SyncResult result;
                 if (spec.policy() == SyncPolicy.SNAPSHOT) {
-                    result = rebuild(c, spec, state, started, false);
+                    result = rebuild(c, spec, state, started, false, phases);
                 } else if (state.version() >= 0 && !store.exists(c, spec.table())) {
                     // Dropped outside Tributary (an operator, a restore of the database without it): the source
                     // holds every row, so the copy is rebuilt rather than every later sync failing on it.
                     LOG.warnf("synced table %s: its PostgreSQL table %s is gone (dropped outside Tributary); "
                             + "rebuilding it from the source's latest snapshot", spec.name(),
                             store.qualified(spec.table()));
-                    result = rebuild(c, spec, state, started, true);
+                    result = rebuild(c, spec, state, started, true, phases);
                 } else {
                     try {
-                        result = incremental(c, spec, state, started);
+                        result = incremental(c, spec, state, started, phases);
                     } catch (ChangesUnavailableException gone) {
                         // The sync fell behind the source's vacuum retention (a TRIGGERED table not synced for a
                         // week, a server down that long), or the source was written anew at its location: what
@@ -97,10 +104,19 @@ public final class TableSync {
                         // transaction go with the rebuild's swap.
                         LOG.warnf("synced table %s: %s; rebuilding it from the source's latest snapshot",
                                 spec.name(), gone.getMessage());
-                        result = rebuild(c, spec, state, started, true);
+                        result = rebuild(c, spec, state, started, true, phases);
                     }
                 }
+                phases.written = System.nanoTime();
                 c.commit();
+                if (result.changed() && LOG.isDebugEnabled()) {
+                    long now = System.nanoTime();
+                    LOG.debugf("synced table %s, %d rows: connection and state lock %d ms, listing the changes %d ms, "
+                            + "reading the rows %d ms, upserting %d ms, commit %d ms", spec.name(), result.rowsRead(),
+                            ms(phases.locked - started), ms(phases.listed - phases.locked),
+                            ms(phases.written - phases.listed - phases.upserting), ms(phases.upserting),
+                            ms(now - phases.written));
+                }
                 return result;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
@@ -112,8 +128,29 @@ public final class TableSync {
         }
     }
 
-    private SyncResult incremental(Connection c, SyncSpec spec, SyncState state, long started) throws SQLException {
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
+    }
+
+    /**
+     * Where a sync's time went (logged at DEBUG): the sync delay of a CONTINUOUS table is the source commit's own wait
+     * plus these, so they tell a slow database from slow reading.
+     */
+    private static final class Phases {
+        long locked;
+        long listed;
+        long upserting;
+        long written;
+
+        Phases(long started) {
+            locked = listed = written = started;
+        }
+    }
+
+    private SyncResult incremental(Connection c, SyncSpec spec, SyncState state, long started, Phases phases)
+            throws SQLException {
         try (TableChanges changes = tables.changesSince(spec.sourceLocation(), state.version())) {
+            phases.listed = System.nanoTime();
             if (state.sourceTableId() != null && !state.sourceTableId().equals(changes.tableId())) {
                 throw ChangesUnavailableException.replaced(spec.sourceLocation(), state.version(), "its table id "
                         + "changed from " + state.sourceTableId() + " to " + changes.tableId());
@@ -129,7 +166,7 @@ public final class TableSync {
             } else {
                 evolve(c, spec, state, columns);
             }
-            long[] counts = write(c, spec.table(), columns, key, ts, changes);
+            long[] counts = write(c, spec.table(), columns, key, ts, changes, phases);
             hooks.beforeCommit(spec, state.version(), changes.version());
             saveState(c, spec, changes, columns, counts, false);
             return new SyncResult(state.version(), changes.version(), counts[0], counts[1],
@@ -144,9 +181,10 @@ public final class TableSync {
      *     follows their rule: the columns may only change as {@link #evolve} allows, or applications reading the table
      *     would find a column retyped under them
      */
-    private SyncResult rebuild(Connection c, SyncSpec spec, SyncState state, long started, boolean additiveOnly)
-            throws SQLException {
+    private SyncResult rebuild(Connection c, SyncSpec spec, SyncState state, long started, boolean additiveOnly,
+            Phases phases) throws SQLException {
         try (TableChanges changes = tables.changesSince(spec.sourceLocation(), -1)) {
+            phases.listed = System.nanoTime();
             OnlineColumns columns = OnlineColumns.of(changes.columns());
             if (additiveOnly && !state.columns().isEmpty()) {
                 evolution(spec, state, columns);
@@ -158,7 +196,7 @@ public final class TableSync {
                 s.execute("DROP TABLE IF EXISTS " + store.qualified(build));
             }
             create(c, build, columns, key);
-            long[] counts = write(c, build, columns, key, ts, changes);
+            long[] counts = write(c, build, columns, key, ts, changes, phases);
             hooks.beforeCommit(spec, state.version(), changes.version());
             try (Statement s = c.createStatement()) {
                 s.execute("DROP TABLE IF EXISTS " + store.qualified(spec.table()));
@@ -240,46 +278,75 @@ public final class TableSync {
         };
     }
 
-    /** Writes the rows, latest per key; returns {rows read with a key, rows skipped for a NULL key}. */
+    /**
+     * Writes the rows, latest per key; returns {rows read with a key, rows skipped for a NULL key}. Values are taken
+     * straight from Kernel's column vectors into one array per column (no map per row), and each chunk of distinct
+     * keys goes out as one statement whatever its size (see {@link Upserts}).
+     */
     private long[] write(Connection c, String table, OnlineColumns columns, List<OnlineColumn> key, OnlineColumn ts,
-            TableChanges changes) throws SQLException {
+            TableChanges changes, Phases phases) throws SQLException {
         List<OnlineColumn> all = columns.all();
+        int width = all.size();
         int tsIndex = ts == null ? -1 : all.indexOf(ts);
         int[] keyIndex = key.stream().mapToInt(all::indexOf).toArray();
         long read = 0;
         long nullKeys = 0;
-        Map<List<Object>, Object[]> chunk = new LinkedHashMap<>();
-        Upserts upserts = new Upserts(c, table, all, key, ts);
-        try {
-            while (changes.hasNext()) {
-                Map<String, Object> row = changes.next();
-                Object[] values = new Object[all.size()];
-                for (int i = 0; i < values.length; i++) {
-                    values[i] = extract(row, all.get(i).path());
+        Map<Object, Integer> slots = new HashMap<>();
+        List<Object[]> chunk = new ArrayList<>();
+        ColumnValues[] readers = new ColumnValues[width];
+        try (Upserts upserts = new Upserts(c, table, all, key, ts, phases)) {
+            FilteredColumnarBatch batch;
+            while ((batch = changes.nextBatch()) != null) {
+                ColumnarBatch data = batch.getData();
+                for (int i = 0; i < width; i++) {
+                    readers[i] = ColumnValues.of(data, all.get(i));
                 }
-                List<Object> k = new ArrayList<>(keyIndex.length);
-                boolean nullKey = false;
-                for (int i : keyIndex) {
-                    nullKey |= values[i] == null;
-                    k.add(values[i]);
-                }
-                if (nullKey) {
-                    nullKeys++;
-                    continue;
-                }
-                read++;
-                Object[] held = chunk.get(k);
-                if (held == null || tsIndex < 0 || !older(values[tsIndex], held[tsIndex])) {
-                    chunk.put(k, values);
-                }
-                if (chunk.size() >= CHUNK_KEYS) {
-                    upserts.write(chunk.values());
-                    chunk.clear();
+                ColumnVector selection = batch.getSelectionVector().orElse(null);
+                int size = data.getSize();
+                for (int row = 0; row < size; row++) {
+                    if (selection != null && (selection.isNullAt(row) || !selection.getBoolean(row))) {
+                        continue;
+                    }
+                    Object k;
+                    if (keyIndex.length == 1) {
+                        k = readers[keyIndex[0]].get(row);
+                    } else {
+                        Object[] parts = new Object[keyIndex.length];
+                        boolean nullKey = false;
+                        for (int i = 0; i < keyIndex.length; i++) {
+                            parts[i] = readers[keyIndex[i]].get(row);
+                            nullKey |= parts[i] == null;
+                        }
+                        k = nullKey ? null : java.util.Arrays.asList(parts);
+                    }
+                    if (k == null) {
+                        nullKeys++;
+                        continue;
+                    }
+                    read++;
+                    Integer slot = slots.get(k);
+                    if (slot != null && tsIndex >= 0
+                            && older(readers[tsIndex].get(row), chunk.get(slot)[tsIndex])) {
+                        continue;
+                    }
+                    Object[] values = new Object[width];
+                    for (int i = 0; i < width; i++) {
+                        values[i] = i == keyIndex[0] && keyIndex.length == 1 ? k : readers[i].get(row);
+                    }
+                    if (slot == null) {
+                        slots.put(k, chunk.size());
+                        chunk.add(values);
+                    } else {
+                        chunk.set(slot, values);
+                    }
+                    if (chunk.size() >= CHUNK_KEYS) {
+                        upserts.write(chunk);
+                        chunk.clear();
+                        slots.clear();
+                    }
                 }
             }
-            upserts.write(chunk.values());
-        } finally {
-            upserts.close();
+            upserts.write(chunk);
         }
         return new long[] {read, nullKeys};
     }
@@ -297,69 +364,208 @@ public final class TableSync {
     }
 
     /**
-     * Multi-row upserts: one statement per up to {@link #ROWS_PER_STATEMENT} distinct keys (a statement may not touch
-     * one key twice, hence the per-key reduction before), so a sync costs a round trip per few hundred rows rather
-     * than per row.
+     * One column's values in a batch, read from its leaf vector as the value the upsert sends: the column's own
+     * integer or floating type, timestamps as epoch microseconds and dates as epoch days (PostgreSQL turns them back
+     * exactly, and they order like the times they stand for), decimals as BigDecimal, binary as bytes, jsonb as its
+     * JSON text. Null where the value or a struct on its path is null, or the batch lacks the column.
+     */
+    private static final class ColumnValues {
+        private static final ColumnValues ABSENT = new ColumnValues(null, new ColumnVector[0], null, null);
+
+        private final ColumnVector leaf;
+        private final ColumnVector[] structs;
+        private final DataType type;
+        private final String pgType;
+
+        private ColumnValues(ColumnVector leaf, ColumnVector[] structs, DataType type, String pgType) {
+            this.leaf = leaf;
+            this.structs = structs;
+            this.type = type;
+            this.pgType = pgType;
+        }
+
+        static ColumnValues of(ColumnarBatch batch, OnlineColumn column) {
+            List<String> path = column.path();
+            StructType schema = batch.getSchema();
+            ColumnVector[] structs = new ColumnVector[path.size() - 1];
+            ColumnVector v = null;
+            for (int i = 0; i < path.size(); i++) {
+                int at = schema == null ? -1 : schema.indexOf(path.get(i));
+                if (at < 0) {
+                    return ABSENT;
+                }
+                DataType t = schema.at(at).getDataType();
+                v = i == 0 ? batch.getColumnVector(at) : v.getChild(at);
+                if (i < path.size() - 1) {
+                    structs[i] = v;
+                    schema = t instanceof StructType st ? st : null;
+                } else {
+                    return new ColumnValues(v, structs, t, column.pgType());
+                }
+            }
+            return ABSENT;
+        }
+
+        Object get(int row) {
+            if (leaf == null) {
+                return null;
+            }
+            for (ColumnVector s : structs) {
+                if (s.isNullAt(row)) {
+                    return null;
+                }
+            }
+            if (leaf.isNullAt(row)) {
+                return null;
+            }
+            switch (pgType) {
+                case "text":
+                    return leaf.getString(row);
+                case "bigint":
+                    return integer(row);
+                case "integer":
+                    return (int) integer(row);
+                case "smallint":
+                    return (short) integer(row);
+                case "double precision":
+                    return type instanceof FloatType ? (double) leaf.getFloat(row) : leaf.getDouble(row);
+                case "real":
+                    return leaf.getFloat(row);
+                case "boolean":
+                    return leaf.getBoolean(row);
+                case "timestamptz":
+                case "timestamp":
+                    return leaf.getLong(row);
+                case "date":
+                    return leaf.getInt(row);
+                case "bytea":
+                    return leaf.getBinary(row);
+                case "jsonb":
+                    return json(TableChanges.value(leaf, row, type));
+                default:
+                    return leaf.getDecimal(row); // numeric(p,s)
+            }
+        }
+
+        private long integer(int row) {
+            if (type instanceof ByteType) {
+                return leaf.getByte(row);
+            } else if (type instanceof ShortType) {
+                return leaf.getShort(row);
+            } else if (type instanceof IntegerType) {
+                return leaf.getInt(row);
+            }
+            return leaf.getLong(row);
+        }
+    }
+
+    /**
+     * The upsert of a chunk of distinct keys (a statement may not touch one key twice, hence the per-key reduction
+     * before) as one statement of one array per column, unnested by PostgreSQL: its size does not grow with the rows,
+     * so parsing and planning it costs the same for 1 row or 5,000, where a multi-row VALUES list of a parameter per
+     * value cost both sides work per value and a statement per 2,000 rows.
      */
     private final class Upserts implements AutoCloseable {
         private final Connection c;
-        private final String table;
         private final List<OnlineColumn> all;
-        private final List<OnlineColumn> key;
-        private final OnlineColumn ts;
-        private final int rowsPerStatement;
-        private final Map<Integer, PreparedStatement> statements = new HashMap<>();
+        private final PreparedStatement statement;
+        private final Phases phases;
 
-        Upserts(Connection c, String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts) {
+        Upserts(Connection c, String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts,
+                Phases phases) throws SQLException {
             this.c = c;
-            this.table = table;
             this.all = all;
-            this.key = key;
-            this.ts = ts;
-            // PostgreSQL's protocol allows 65535 parameters per statement.
-            this.rowsPerStatement = Math.max(1, Math.min(ROWS_PER_STATEMENT, 30_000 / Math.max(1, all.size())));
+            this.phases = phases;
+            this.statement = c.prepareStatement(upsertSql(table, all, key, ts));
         }
 
-        void write(java.util.Collection<Object[]> rows) throws SQLException {
-            List<Object[]> list = new ArrayList<>(rows);
-            for (int from = 0; from < list.size(); from += rowsPerStatement) {
-                int n = Math.min(rowsPerStatement, list.size() - from);
-                PreparedStatement s = statements.get(n);
-                if (s == null) {
-                    s = c.prepareStatement(upsertSql(table, all, key, ts, n));
-                    statements.put(n, s);
-                }
-                int p = 1;
-                for (int r = from; r < from + n; r++) {
-                    Object[] values = list.get(r);
-                    for (int i = 0; i < values.length; i++) {
-                        bind(s, p++, all.get(i), values[i]);
-                    }
-                }
-                s.executeUpdate();
+        void write(List<Object[]> rows) throws SQLException {
+            if (rows.isEmpty()) {
+                return;
             }
+            long started = System.nanoTime();
+            for (int i = 0; i < all.size(); i++) {
+                statement.setArray(i + 1, c.createArrayOf(arrayType(all.get(i)), column(rows, i, all.get(i))));
+            }
+            statement.executeUpdate();
+            phases.upserting += System.nanoTime() - started;
         }
 
         @Override
         public void close() throws SQLException {
-            for (PreparedStatement s : statements.values()) {
-                s.close();
-            }
+            statement.close();
         }
     }
 
-    private String upsertSql(String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts,
-            int rows) {
+    /** The element type a column's values are sent as (see {@link #selectExpression}). */
+    private static String arrayType(OnlineColumn column) {
+        return switch (column.pgType()) {
+            case "boolean" -> "bool";
+            case "smallint" -> "int2";
+            case "integer", "date" -> "int4";
+            case "bigint", "timestamptz", "timestamp" -> "int8";
+            case "real" -> "float4";
+            case "double precision" -> "float8";
+            default -> "text"; // text, numeric, jsonb, bytea (as hex)
+        };
+    }
+
+    private static Object[] column(List<Object[]> rows, int index, OnlineColumn column) {
+        int n = rows.size();
+        Object[] out = switch (arrayType(column)) {
+            case "bool" -> new Boolean[n];
+            case "int2" -> new Short[n];
+            case "int4" -> new Integer[n];
+            case "int8" -> new Long[n];
+            case "float4" -> new Float[n];
+            case "float8" -> new Double[n];
+            default -> new String[n];
+        };
+        String pgType = column.pgType();
+        for (int r = 0; r < n; r++) {
+            Object v = rows.get(r)[index];
+            if (v instanceof BigDecimal d) {
+                v = d.toPlainString();
+            } else if (v instanceof byte[] b && pgType.equals("bytea")) {
+                v = java.util.HexFormat.of().formatHex(b);
+            }
+            out[r] = v;
+        }
+        return out;
+    }
+
+    /** How the unnested value {@code p} becomes the column's value. */
+    private static String selectExpression(OnlineColumn column, String p) {
+        return switch (column.pgType()) {
+            // Seconds and microseconds apart: each factor then stays exact in the double that interval
+            // multiplication takes, for any timestamp Delta holds (one product of microseconds would round past 2^53).
+            case "timestamptz" -> "TIMESTAMPTZ 'epoch' + (" + p + " / 1000000) * INTERVAL '1 second' + (" + p
+                    + " % 1000000) * INTERVAL '1 microsecond'";
+            case "timestamp" -> "TIMESTAMP 'epoch' + (" + p + " / 1000000) * INTERVAL '1 second' + (" + p
+                    + " % 1000000) * INTERVAL '1 microsecond'";
+            case "date" -> "DATE '1970-01-01' + " + p;
+            case "jsonb" -> "CAST(" + p + " AS jsonb)";
+            case "bytea" -> "decode(" + p + ", 'hex')";
+            default -> column.pgType().startsWith("numeric") ? "CAST(" + p + " AS numeric)" : p;
+        };
+    }
+
+    private String upsertSql(String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts) {
         String names = all.stream().map(c -> OnlineStore.quote(c.name())).collect(Collectors.joining(", "));
-        String params = all.stream().map(c -> c.json() ? "CAST(? AS jsonb)" : "?")
-                .collect(Collectors.joining(", ", "(", ")"));
+        StringBuilder select = new StringBuilder();
+        StringBuilder arrays = new StringBuilder();
+        StringBuilder aliases = new StringBuilder();
+        for (int i = 0; i < all.size(); i++) {
+            String p = "p" + i;
+            select.append(i == 0 ? "" : ", ").append(selectExpression(all.get(i), p));
+            arrays.append(i == 0 ? "" : ", ").append("?::").append(arrayType(all.get(i))).append("[]");
+            aliases.append(i == 0 ? "" : ", ").append(p);
+        }
         String pk = key.stream().map(k -> OnlineStore.quote(k.name())).collect(Collectors.joining(", "));
         List<OnlineColumn> rest = all.stream().filter(c -> !key.contains(c)).toList();
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(store.qualified(table)).append(" AS t (")
-                .append(names).append(") VALUES ");
-        for (int r = 0; r < rows; r++) {
-            sql.append(r == 0 ? "" : ", ").append(params);
-        }
+                .append(names).append(") SELECT ").append(select).append(" FROM unnest(").append(arrays)
+                .append(") AS u(").append(aliases).append(")");
         sql.append(" ON CONFLICT (").append(pk).append(") ");
         if (rest.isEmpty()) {
             return sql.append("DO NOTHING").toString();
@@ -392,35 +598,6 @@ public final class TableSync {
             s.setString(7, changes.tableId());
             s.setString(8, spec.id());
             s.executeUpdate();
-        }
-    }
-
-    /** The value at a path of nested structs (maps); null when a struct on the way is null. */
-    @SuppressWarnings("unchecked")
-    static Object extract(Map<String, Object> row, List<String> path) {
-        Object v = row;
-        for (String p : path) {
-            if (!(v instanceof Map)) {
-                return null;
-            }
-            v = ((Map<String, Object>) v).get(p);
-        }
-        return v;
-    }
-
-    static void bind(PreparedStatement s, int i, OnlineColumn column, Object v) throws SQLException {
-        if (v == null) {
-            s.setNull(i, java.sql.Types.OTHER);
-        } else if (column.json()) {
-            s.setString(i, json(v));
-        } else if (v instanceof Instant instant) {
-            s.setObject(i, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
-        } else if (v instanceof Byte b) {
-            s.setShort(i, b);
-        } else if (v instanceof byte[] bytes) {
-            s.setBytes(i, bytes);
-        } else {
-            s.setObject(i, v); // Boolean, Short, Integer, Long, Float, Double, String, BigDecimal, LocalDate(Time)
         }
     }
 

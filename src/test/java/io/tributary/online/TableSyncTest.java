@@ -315,4 +315,90 @@ class TableSyncTest {
         assertThatThrownBy(() -> new TableSync(tables, store).run(bad)).isInstanceOf(SyncException.class)
                 .hasMessageContaining("'value.nope' is not a column");
     }
+
+    @Test
+    void everyColumnTypeArrivesWithItsValueAndANullStructNullsItsFields() throws Exception {
+        Schema types = new Schema.Parser().parse("""
+                {"type":"record","name":"Row","namespace":"io.tributary.row","fields":[
+                  {"name":"key","type":"string"},
+                  {"name":"stream_record_timestamp","type":{"type":"long","logicalType":"timestamp-micros"}},
+                  {"name":"flag","type":["null","boolean"]},
+                  {"name":"small","type":["null","int"]},
+                  {"name":"big","type":["null","long"]},
+                  {"name":"ratio","type":["null","float"]},
+                  {"name":"amount","type":["null","double"]},
+                  {"name":"price","type":["null",{"type":"bytes","logicalType":"decimal","precision":12,"scale":3}]},
+                  {"name":"raw","type":["null","bytes"]},
+                  {"name":"day","type":["null",{"type":"int","logicalType":"date"}]},
+                  {"name":"tags","type":["null",{"type":"array","items":"string"}]},
+                  {"name":"counts","type":["null",{"type":"map","values":"long"}]},
+                  {"name":"inner","type":["null",{"type":"record","name":"Inner","fields":[
+                    {"name":"name","type":["null","string"]}]}]}
+                ]}""");
+        String at = tables.defaultLocation("c", "s", "types_ingestion");
+        DeltaTable t = tables.create(at, types, Map.of(P, 0L));
+        Schema inner = types.getField("inner").schema().getTypes().get(1);
+        GenericRecord full = new org.apache.avro.generic.GenericData.Record(types);
+        full.put("key", "a");
+        // Far beyond 2^53 microseconds: sent as seconds and microseconds apart, it still arrives exactly.
+        full.put("stream_record_timestamp", 253_402_300_799_999_999L);
+        full.put("flag", true);
+        full.put("small", -7);
+        full.put("big", 9_007_199_254_740_993L);
+        full.put("ratio", 0.5f);
+        full.put("amount", -1.25e300);
+        full.put("price", java.nio.ByteBuffer.wrap(new java.math.BigDecimal("-123456789.125").unscaledValue()
+                .toByteArray()));
+        full.put("raw", java.nio.ByteBuffer.wrap(new byte[] {0, 1, (byte) 0xff}));
+        full.put("day", -1);
+        full.put("tags", List.of("x", "y \"quoted\""));
+        full.put("counts", Map.of("n", 3L));
+        GenericRecord named = new org.apache.avro.generic.GenericData.Record(inner);
+        named.put("name", "in");
+        full.put("inner", named);
+        GenericRecord empty = new org.apache.avro.generic.GenericData.Record(types);
+        empty.put("key", "b");
+        empty.put("stream_record_timestamp", -1L);
+        t.commit(List.of(t.writeDataFile(List.of(full, empty))), Map.of(P, new OffsetRange(0, 2)));
+        SyncSpec spec = registered(new SyncSpec("id-types", "c.s.types_online", "types_online", at, List.of("key"),
+                "stream_record_timestamp", SyncPolicy.TRIGGERED));
+
+        new TableSync(tables, store).run(spec);
+
+        List<String> rows = new java.util.ArrayList<>();
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("SET TIME ZONE 'UTC'");
+            java.sql.ResultSet rs = s.executeQuery("SELECT concat_ws('|', key, "
+                        + "stream_record_timestamp, flag, small, big, ratio, amount, price, encode(raw, 'hex'), day, "
+                        + "tags, counts, coalesce(inner_name, 'NULL')) FROM " + store.qualified("types_online")
+                        + " ORDER BY key");
+            while (rs.next()) {
+                rows.add(rs.getString(1));
+            }
+        }
+        assertThat(rows).containsExactly(
+                "a|9999-12-31 23:59:59.999999+00|t|-7|9007199254740993|0.5|-1.25e+300|-123456789.125|0001ff"
+                        + "|1969-12-31|[\"x\", \"y \\\"quoted\\\"\"]|{\"n\": 3}|in",
+                "b|1969-12-31 23:59:59.999999+00|NULL");
+    }
+
+    @Test
+    void aKeyOfTwoColumnsKeepsTheLatestRowPerPairAndCountsANullInEitherPart() {
+        SyncSpec spec = registered(new SyncSpec("id-pair", "c.s.orders_online", "orders_online_pair", location,
+                List.of("value.user_id", "kafka_partition"), "stream_record_timestamp", SyncPolicy.TRIGGERED));
+        List<GenericRecord> batch = rows(V1, 0, "u1", 1, 10, "u1", 2, 20, "u1", 3, 5, "u2", 4, 1, null, 5, 1,
+                "u3", 6, 1);
+        batch.get(1).put("kafka_partition", 1); // (u1, 1) is another key than (u1, 0)
+        batch.get(5).put("kafka_partition", null);
+        append(batch);
+
+        new TableSync(tables, store).run(spec);
+
+        List<String> stored = store.rows(spec.table(), "value_amount").stream()
+                .map(r -> r.get("value_user_id") + "/" + r.get("kafka_partition") + "=" + r.get("value_amount"))
+                .toList();
+        // (u1, 0): the row at second 10 beats the later-read one at second 5.
+        assertThat(stored).containsExactly("u1/0=1.0", "u1/1=2.0", "u2/0=4.0");
+        assertThat(store.state(spec.id()).nullKeysSkipped()).isEqualTo(2);
+    }
 }
