@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * The windows with an end in {@code (from, watermark]} that hold a record, combined from their tiles, as offline rows
@@ -46,7 +45,7 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
             @SuppressWarnings("unchecked")
             Map.Entry<TileKey, Aggregate>[] taken = tiles.entrySet().stream()
                     .filter(e -> firstStart(e.getKey()) <= lastStart(e.getKey())).toArray(Map.Entry[]::new);
-            Arrays.sort(taken, (a, b) -> TileKey.compare(a.getKey(), b.getKey()));
+            Arrays.parallelSort(taken, (a, b) -> TileKey.compare(a.getKey(), b.getKey()));
             this.relevant = new TileKey[taken.length];
             this.aggregates = new Aggregate[taken.length];
             for (int i = 0; i < taken.length; i++) {
@@ -139,28 +138,28 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
             throws SQLException {
         Feature feature = spec.features().get(f);
         FeatureWindow w = feature.window();
-        TreeSet<Long> starts = new TreeSet<>();
-        for (int i = from; i < to; i++) {
-            TileKey t = relevant[i];
-            for (long start = firstStart(t), last = lastStart(t); start <= last; start += w.slideMs()) {
-                starts.add(start);
-            }
-        }
         FeatureStore.Window newest = null;
         int first = from;
-        for (long start : starts) {
-            long end = start + w.durationMs();
-            Aggregate sum = new Aggregate(feature.function());
-            // starts ascend, so the first tile of a window never moves back
-            while (first < to && relevant[first].start() < start) {
-                first++;
-            }
-            for (int i = first; i < to && relevant[i].start() < end; i++) {
-                sum.merge(aggregates[i]);
-            }
-            windows.computeIfAbsent(new long[] {start, end}, k -> new Object[n])[f] = sum.value();
-            if (newest == null || newest.end() < end) {
-                newest = new FeatureStore.Window(start, end, sum);
+        // Tiles by start: the starts of the windows holding each are a run that begins and ends no earlier than the
+        // previous tile's, so one sweep gives every window once, in order of start.
+        long next = Long.MIN_VALUE;
+        for (int t = from; t < to; t++) {
+            for (long start = Math.max(firstStart(relevant[t]), next), last = lastStart(relevant[t]); start <= last;
+                    start += w.slideMs()) {
+                next = start + w.slideMs();
+                long end = start + w.durationMs();
+                Aggregate sum = new Aggregate(feature.function());
+                // starts ascend, so the first tile of a window never moves back
+                while (first < to && relevant[first].start() < start) {
+                    first++;
+                }
+                for (int i = first; i < to && relevant[i].start() < end; i++) {
+                    sum.merge(aggregates[i]);
+                }
+                windows.computeIfAbsent(new long[] {start, end}, k -> new Object[n])[f] = sum.value();
+                if (newest == null || newest.end() < end) {
+                    newest = new FeatureStore.Window(start, end, sum);
+                }
             }
         }
         if (newest != null) {

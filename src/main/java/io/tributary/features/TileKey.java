@@ -15,7 +15,8 @@ record TileKey(String entity, int feature, long start) {
 
     /** Entity, then feature, then start: the order a round's final windows are produced in. */
     static int compare(TileKey a, TileKey b) {
-        int c = a.entity.compareTo(b.entity);
+        // a record's tiles share its entity's string
+        int c = a.entity == b.entity ? 0 : a.entity.compareTo(b.entity);
         if (c != 0) {
             return c;
         }
