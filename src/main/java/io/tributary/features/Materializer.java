@@ -151,7 +151,7 @@ public final class Materializer {
                 List<SnapshotFiles.File> files = inEventTimeOrder(spec, snapshot.files());
                 int end = chunkEnd(files, st.firstFiles());
                 try (TableChanges changes = tables.changesOf(spec.sourceLocation(), snapshot.version(),
-                        files.subList(st.firstFiles(), end))) {
+                        files.subList(st.firstFiles(), end)).only(columnsRead(spec))) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
                     r.all(changes, Long.MIN_VALUE);
@@ -175,7 +175,8 @@ public final class Materializer {
             // commit: catching up a long backlog goes in bounded steps).
             upTo = Math.min(latest, st.version() + MAX_COMMITS);
             for (long v = st.version() + 1; v <= upTo; v++) {
-                try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), v - 1, v)) {
+                try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), v - 1, v)
+                        .only(columnsRead(spec))) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
                     // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
@@ -237,6 +238,22 @@ public final class Materializer {
                     + "from " + st.sourceTableId() + " to " + changes.tableId());
         }
         return changes.tableId();
+    }
+
+    /**
+     * The source's top-level columns the view reads (entities, time, features): an ingestion table's rows also hold
+     * the key, the Kafka columns and value fields no feature uses, which were decoded into every row's map.
+     */
+    static java.util.Set<String> columnsRead(FeatureViewSpec spec) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        spec.entityPaths().forEach(p -> out.add(p.get(0)));
+        out.add(spec.timestampPath().get(0));
+        for (Feature f : spec.features()) {
+            if (f.column() != null) {
+                out.add(f.column().get(0));
+            }
+        }
+        return out;
     }
 
     /** Records into tiles, with the round's counters. */
