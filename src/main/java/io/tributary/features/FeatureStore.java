@@ -540,7 +540,8 @@ public final class FeatureStore {
                 java.util.concurrent.CompletableFuture.completedFuture(null);
         private volatile Throwable failure;
 
-        void submit(Write write) throws SQLException {
+        /** Thread-safe: the two halves of a round's final windows submit from two threads. */
+        synchronized void submit(Write write) throws SQLException {
             rethrow();
             try {
                 slots.acquire();
@@ -562,7 +563,7 @@ public final class FeatureStore {
         }
 
         /** Waits until every statement submitted ran; the connection is the caller's again. */
-        void await() throws SQLException {
+        synchronized void await() throws SQLException {
             tail.join();
             rethrow();
         }
@@ -582,7 +583,7 @@ public final class FeatureStore {
 
         /** Waits for what runs (the connection must be idle before it is rolled back or closed), without throwing. */
         @Override
-        public void close() {
+        public synchronized void close() {
             if (failure == null) {
                 failure = new SQLException("the round ended before its online writes were awaited");
             }
