@@ -540,8 +540,7 @@ public final class FeatureStore {
                 java.util.concurrent.CompletableFuture.completedFuture(null);
         private volatile Throwable failure;
 
-        /** Thread-safe: the two halves of a round's final windows submit from two threads. */
-        synchronized void submit(Write write) throws SQLException {
+        void submit(Write write) throws SQLException {
             rethrow();
             try {
                 slots.acquire();
@@ -563,7 +562,7 @@ public final class FeatureStore {
         }
 
         /** Waits until every statement submitted ran; the connection is the caller's again. */
-        synchronized void await() throws SQLException {
+        void await() throws SQLException {
             tail.join();
             rethrow();
         }
@@ -583,7 +582,7 @@ public final class FeatureStore {
 
         /** Waits for what runs (the connection must be idle before it is rolled back or closed), without throwing. */
         @Override
-        public synchronized void close() {
+        public void close() {
             if (failure == null) {
                 failure = new SQLException("the round ended before its online writes were awaited");
             }

@@ -27,8 +27,6 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
     private final TileKey[] relevant;
     private final Aggregate[] aggregates;
     private int next;
-    /** Where this one's entities end in {@link #relevant}; {@link #split} moves it back to its cut. */
-    private int end;
     private final Deque<Row> rows = new ArrayDeque<>();
     private long produced;
 
@@ -75,42 +73,6 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
                 aggregates[i] = taken[i].getValue();
             }
         }
-        this.end = relevant.length;
-    }
-
-    private FinalWindows(FinalWindows whole, int next, int end, FeatureStore.LatestWriter latest) {
-        this.spec = whole.spec;
-        this.from = whole.from;
-        this.watermark = whole.watermark;
-        this.relevant = whole.relevant;
-        this.aggregates = whole.aggregates;
-        this.next = next;
-        this.end = end;
-        this.latest = latest;
-    }
-
-    /** Tiles that hold part of a final window: what the rows are made of. */
-    int tiles() {
-        return end - next;
-    }
-
-    /**
-     * The rest of the rows as two, cut between entities near the middle, to be taken on two threads at once: this one
-     * keeps the first entities and its latest writer, the other takes the rest and writes its newest windows to
-     * {@code latest}. Rows come as before, each entity whole in one of the two, so the two files hold the rows one
-     * would.
-     */
-    FinalWindows split(FeatureStore.LatestWriter latest) {
-        if (!rows.isEmpty()) {
-            throw new IllegalStateException("split before the first row");
-        }
-        int mid = next + (end - next) / 2;
-        while (mid > next && mid < end && relevant[mid].entity().equals(relevant[mid - 1].entity())) {
-            mid++;
-        }
-        FinalWindows rest = new FinalWindows(this, mid, end, latest);
-        this.end = mid;
-        return rest;
     }
 
     /**
@@ -142,7 +104,7 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
 
     @Override
     public boolean hasNext() {
-        while (rows.isEmpty() && next < end) {
+        while (rows.isEmpty() && next < relevant.length) {
             try {
                 nextEntity();
             } catch (SQLException e) {
@@ -173,14 +135,14 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
         String entity = relevant[next].entity();
         int n = spec.features().size();
         TreeMap<long[], Object[]> windows = new TreeMap<>(FinalWindows::compare);
-        while (next < end && relevant[next].entity().equals(entity)) {
+        while (next < relevant.length && relevant[next].entity().equals(entity)) {
             int f = relevant[next].feature();
-            int stop = next;
-            while (stop < end && relevant[stop].entity().equals(entity) && relevant[stop].feature() == f) {
-                stop++;
+            int end = next;
+            while (end < relevant.length && relevant[end].entity().equals(entity) && relevant[end].feature() == f) {
+                end++;
             }
-            feature(entity, f, next, stop, windows, n);
-            next = stop;
+            feature(entity, f, next, end, windows, n);
+            next = end;
         }
         List<Object> values = EntityKeys.values(entity);
         for (Map.Entry<long[], Object[]> w : windows.entrySet()) {

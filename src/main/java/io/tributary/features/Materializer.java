@@ -61,15 +61,6 @@ public final class Materializer {
 
     private final int chunkRecords;
 
-    /**
-     * Tiles in final windows from which a round makes its offline rows on two threads: a first round's part makes
-     * millions of rows (60 a record for a 5 m rolling window at 5 s precision), which took one thread most of the
-     * round; a live round's few are not worth a hand-over.
-     */
-    static final int PARALLEL_TILES = 20_000;
-    /** {@link #PARALLEL_TILES}; tests take small rounds on two threads too. */
-    int parallelTiles = PARALLEL_TILES;
-
     private record Pending(String viewId, long version, int firstFiles, Map<TileKey, Aggregate> tiles) {}
 
     private Pending pending;
@@ -207,19 +198,13 @@ public final class Materializer {
             store.writeTiles(c, spec, tiles, k -> !expired(spec, k, wm), writes);
             try (FeatureStore.LatestWriter latestWriter = store.latestWriter(c, spec, writes)) {
                 FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
-                boolean twoThreads = rows.tiles() >= parallelTiles && Runtime.getRuntime().availableProcessors() > 1;
-                try (FeatureStore.LatestWriter second = twoThreads ? store.latestWriter(c, spec, writes) : null) {
-                    List<FinalWindows> parts = twoThreads ? List.of(rows, rows.split(second)) : List.of(rows);
-                    if (!progress.holds(upTo, firstFiles)) {
-                        OfflineFeatures.append(table, table.status().version(), spec, parts,
-                                new OfflineFeatures.Progress(upTo, Math.max(watermark, progress.finalThrough()),
-                                        firstFiles));
-                    } else {
-                        // the previous attempt's offline commit holds them: only the newest windows are wanted
-                        parts.forEach(FinalWindows::drain);
-                    }
-                    finalWindows = parts.stream().mapToLong(FinalWindows::produced).sum();
+                if (!progress.holds(upTo, firstFiles)) {
+                    OfflineFeatures.append(table, table.status().version(), spec, rows, new OfflineFeatures.Progress(upTo,
+                            Math.max(watermark, progress.finalThrough()), firstFiles));
+                } else {
+                    rows.drain(); // the previous attempt's offline commit holds them: only the newest windows are wanted
                 }
+                finalWindows = rows.produced();
             }
             t2 = System.nanoTime();
             hooks.afterOfflineCommit(spec);

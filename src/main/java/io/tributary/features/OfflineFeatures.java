@@ -104,58 +104,16 @@ public final class OfflineFeatures {
     /**
      * Appends the rows with the progress in one commit; the table must be at {@code basedOn}. The rows are taken as
      * they come, a file at a time, never all held, and write their own columns into the file ({@link OfflineRows}).
-     * Each of {@code streams} is written into files of its own on a thread of its own (the first on the caller's), and
-     * the files are committed together in the order of the streams.
      */
-    static void append(DeltaTable table, long basedOn, FeatureViewSpec spec,
-            List<? extends Iterator<FinalWindows.Row>> streams, Progress progress) {
+    static void append(DeltaTable table, long basedOn, FeatureViewSpec spec, Iterator<FinalWindows.Row> rows,
+            Progress progress) {
         Schema schema = schema(spec);
-        List<java.util.concurrent.CompletableFuture<List<DataFile>>> others = new ArrayList<>();
-        for (Iterator<FinalWindows.Row> rows : streams.subList(1, streams.size())) {
-            others.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> files(table, schema, spec, rows),
-                    WRITERS));
-        }
-        List<DataFile> files = new ArrayList<>();
-        RuntimeException failure = null;
-        try {
-            files.addAll(files(table, schema, spec, streams.get(0)));
-        } catch (RuntimeException e) {
-            failure = e;
-        }
-        for (java.util.concurrent.CompletableFuture<List<DataFile>> other : others) {
-            try {
-                files.addAll(other.join());
-            } catch (java.util.concurrent.CompletionException e) {
-                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
-                if (failure == null) {
-                    failure = cause;
-                } else {
-                    failure.addSuppressed(cause);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        table.commitExclusive(basedOn, files, Map.of(DOMAIN, progress.json()));
-    }
-
-    private static List<DataFile> files(DeltaTable table, Schema schema, FeatureViewSpec spec,
-            Iterator<FinalWindows.Row> rows) {
         List<DataFile> files = new ArrayList<>();
         while (rows.hasNext()) {
             files.add(table.writeRows(new OfflineRows(schema, spec.entityNames().size(), rows, ROWS_PER_FILE)));
         }
-        return files;
+        table.commitExclusive(basedOn, files, Map.of(DOMAIN, progress.json()));
     }
-
-    /** The threads that write the second half of a large round's offline rows. */
-    private static final java.util.concurrent.ExecutorService WRITERS =
-            java.util.concurrent.Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "feature-view-offline-files");
-                t.setDaemon(true);
-                return t;
-            });
 
     /**
      * At most {@code limit} rows of {@code rows} as one data file's, each row's columns written straight into the
