@@ -50,6 +50,8 @@ public final class TableChanges implements TableRows {
     private final String tableId;
     private final long committedAtMs;
     private final StructType schema;
+    /** What data files are read with: the schema, or the top-level columns {@link #only} kept of it. */
+    private StructType readSchema;
     private final List<LeafColumn> columns;
     private final List<LogActions.AddedFile> files = new ArrayList<>();
     private int nextFile;
@@ -71,6 +73,7 @@ public final class TableChanges implements TableRows {
         this.tableId = io.tributary.delta.kernel.TableIds.of(latest);
         this.committedAtMs = latest.getTimestamp(engine);
         this.schema = latest.getSchema();
+        this.readSchema = schema;
         this.columns = leaves(schema);
         this.unsupported = unsupported(latest);
         if (afterVersion < 0) {
@@ -200,6 +203,25 @@ public final class TableChanges implements TableRows {
         return committedAtMs;
     }
 
+    /**
+     * Reads only the named top-level columns of the data files: the rows hold just those (of the ones the table has).
+     * For a reader that needs a few columns of wide rows, whose other columns would be decoded and boxed for nothing.
+     * Rows of a first copy, which Kernel's scan reads, keep every column. Call it before the first row.
+     */
+    public TableChanges only(java.util.Set<String> topLevel) {
+        if (data != null || nextFile > 0) {
+            throw new IllegalStateException("the columns to read are chosen before the first row");
+        }
+        StructType kept = new StructType();
+        for (StructField f : schema.fields()) {
+            if (topLevel.contains(f.getName())) {
+                kept = kept.add(f);
+            }
+        }
+        readSchema = kept;
+        return this;
+    }
+
     /** The latest schema's columns, structs opened up. */
     public List<LeafColumn> columns() {
         return columns;
@@ -262,7 +284,7 @@ public final class TableChanges implements TableRows {
                 }
                 LogActions.AddedFile file = files.get(nextFile++);
                 FileStatus status = FileStatus.of(resolve(file.logPath()), file.size(), file.modificationTime());
-                data = engine.getParquetHandler().readParquetFiles(KernelIterators.singleton(status), schema,
+                data = engine.getParquetHandler().readParquetFiles(KernelIterators.singleton(status), readSchema,
                         Optional.empty()).map(r -> r.getData());
             }
         } catch (IOException | RuntimeException e) {

@@ -3,55 +3,83 @@ package io.tributary.features;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
-import java.util.TreeSet;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericRecord;
 
 /**
  * The windows with an end in {@code (from, watermark]} that hold a record, combined from their tiles, as offline rows
  * (features of one window shape share a row), produced entity by entity as they are taken: a round over a long history
  * makes tens of millions of them (a 5 m rolling window at 5 s precision is 60 windows per record), which are streamed
  * into the offline table's data files rather than collected. Each entity's newest window per feature goes to the
- * {@link FeatureStore.LatestWriter} as the entity is done. Entities come in key order and each entity's rows by
- * (end, start), so a repeated round writes the same rows in the same order.
+ * {@link FeatureStore.LatestWriter} as the entity is done. Entities come in the order of their key's hash (equal
+ * hashes by key) and each entity's rows by (end, start), so a repeated round writes the same rows in the same order.
  */
-final class FinalWindows implements Iterator<GenericRecord> {
+final class FinalWindows implements Iterator<FinalWindows.Row> {
     private final FeatureViewSpec spec;
-    private final Map<TileKey, Aggregate> tiles;
     private final long from;
     private final long watermark;
     private final FeatureStore.LatestWriter latest;
-    private final Schema schema;
-    /** The tiles that hold part of such a window, by entity, feature and start. */
+    /** The tiles that hold part of such a window with their aggregates, by entity, feature and start. */
     private final TileKey[] relevant;
+    private final Aggregate[] aggregates;
     private int next;
-    private final Deque<GenericRecord> rows = new ArrayDeque<>();
+    private final Deque<Row> rows = new ArrayDeque<>();
     private long produced;
 
     FinalWindows(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long from, long watermark,
             FeatureStore.LatestWriter latest) {
         this.spec = spec;
-        this.tiles = tiles;
         this.from = from;
         this.watermark = watermark;
         this.latest = latest;
-        this.schema = OfflineFeatures.schema(spec);
         if (watermark == Long.MIN_VALUE || watermark <= from) {
             this.relevant = new TileKey[0];
+            this.aggregates = new Aggregate[0];
         } else {
-            this.relevant = tiles.keySet().stream().filter(t -> firstStart(t) <= lastStart(t))
-                    .sorted(Comparator.comparing(TileKey::entity).thenComparingInt(TileKey::feature)
-                            .thenComparingLong(TileKey::start))
-                    .toArray(TileKey[]::new);
+            // Grouped by the entity key's hash, one primitive sort, rather than sorted by the key texts: comparing
+            // strings through map entries scattered over the heap was a sixth of a first round's time. Within a hash,
+            // by entity, feature and start, which is all the windows need (an entity's tiles together, each
+            // feature's by start).
+            @SuppressWarnings("unchecked")
+            Map.Entry<TileKey, Aggregate>[] found = tiles.entrySet().stream()
+                    .filter(e -> firstStart(e.getKey()) <= lastStart(e.getKey())).toArray(Map.Entry[]::new);
+            long[] order = new long[found.length];
+            for (int i = 0; i < found.length; i++) {
+                order[i] = ((long) found[i].getKey().entity().hashCode() << 32) | i;
+            }
+            Arrays.sort(order);
+            @SuppressWarnings("unchecked")
+            Map.Entry<TileKey, Aggregate>[] taken = new Map.Entry[found.length];
+            for (int i = 0; i < order.length; i++) {
+                taken[i] = found[(int) order[i]];
+            }
+            for (int i = 0, end; i < taken.length; i = end) {
+                int hash = (int) (order[i] >> 32);
+                for (end = i + 1; end < taken.length && (int) (order[end] >> 32) == hash; end++) {
+                    // the run of one hash
+                }
+                if (end - i > 1) {
+                    Arrays.sort(taken, i, end, (a, b) -> TileKey.compare(a.getKey(), b.getKey()));
+                }
+            }
+            this.relevant = new TileKey[taken.length];
+            this.aggregates = new Aggregate[taken.length];
+            for (int i = 0; i < taken.length; i++) {
+                relevant[i] = taken[i].getKey();
+                aggregates[i] = taken[i].getValue();
+            }
         }
     }
+
+    /**
+     * One offline row: the entity's values (strings and longs, one list shared by the entity's rows), the window in
+     * epoch milliseconds, each feature's value or null.
+     */
+    record Row(List<Object> entity, long start, long end, Object[] values) {}
 
     /** Rows produced so far. */
     long produced() {
@@ -88,7 +116,7 @@ final class FinalWindows implements Iterator<GenericRecord> {
     }
 
     @Override
-    public GenericRecord next() {
+    public Row next() {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
@@ -113,41 +141,45 @@ final class FinalWindows implements Iterator<GenericRecord> {
             while (end < relevant.length && relevant[end].entity().equals(entity) && relevant[end].feature() == f) {
                 end++;
             }
-            feature(entity, f, Arrays.copyOfRange(relevant, next, end), windows, n);
+            feature(entity, f, next, end, windows, n);
             next = end;
         }
         List<Object> values = EntityKeys.values(entity);
         for (Map.Entry<long[], Object[]> w : windows.entrySet()) {
-            rows.addLast(OfflineFeatures.row(schema, spec, values, w.getKey()[0], w.getKey()[1], w.getValue()));
+            rows.addLast(new Row(values, w.getKey()[0], w.getKey()[1], w.getValue()));
         }
     }
 
-    /** One feature of one entity: its windows' values into {@code windows}, its newest to the latest writer. */
-    private void feature(String entity, int f, TileKey[] own, TreeMap<long[], Object[]> windows, int n)
+    /**
+     * One feature of one entity (its tiles are {@code relevant[from, to)}): its windows' values into {@code windows},
+     * its newest to the latest writer.
+     */
+    private void feature(String entity, int f, int from, int to, TreeMap<long[], Object[]> windows, int n)
             throws SQLException {
         Feature feature = spec.features().get(f);
         FeatureWindow w = feature.window();
-        TreeSet<Long> starts = new TreeSet<>();
-        for (TileKey t : own) {
-            for (long start = firstStart(t), last = lastStart(t); start <= last; start += w.slideMs()) {
-                starts.add(start);
-            }
-        }
-        long[] tileStarts = new long[own.length];
-        for (int i = 0; i < own.length; i++) {
-            tileStarts[i] = own[i].start();
-        }
         FeatureStore.Window newest = null;
-        for (long start : starts) {
-            long end = start + w.durationMs();
-            Aggregate sum = new Aggregate(feature.function());
-            int i = Arrays.binarySearch(tileStarts, start);
-            for (i = i < 0 ? -i - 1 : i; i < own.length && tileStarts[i] < end; i++) {
-                sum.merge(tiles.get(own[i]));
-            }
-            windows.computeIfAbsent(new long[] {start, end}, k -> new Object[n])[f] = sum.value();
-            if (newest == null || newest.end() < end) {
-                newest = new FeatureStore.Window(start, end, sum);
+        int first = from;
+        // Tiles by start: the starts of the windows holding each are a run that begins and ends no earlier than the
+        // previous tile's, so one sweep gives every window once, in order of start.
+        long next = Long.MIN_VALUE;
+        for (int t = from; t < to; t++) {
+            for (long start = Math.max(firstStart(relevant[t]), next), last = lastStart(relevant[t]); start <= last;
+                    start += w.slideMs()) {
+                next = start + w.slideMs();
+                long end = start + w.durationMs();
+                Aggregate sum = new Aggregate(feature.function());
+                // starts ascend, so the first tile of a window never moves back
+                while (first < to && relevant[first].start() < start) {
+                    first++;
+                }
+                for (int i = first; i < to && relevant[i].start() < end; i++) {
+                    sum.merge(aggregates[i]);
+                }
+                windows.computeIfAbsent(new long[] {start, end}, k -> new Object[n])[f] = sum.value();
+                if (newest == null || newest.end() < end) {
+                    newest = new FeatureStore.Window(start, end, sum);
+                }
             }
         }
         if (newest != null) {

@@ -151,7 +151,7 @@ public final class Materializer {
                 List<SnapshotFiles.File> files = inEventTimeOrder(spec, snapshot.files());
                 int end = chunkEnd(files, st.firstFiles());
                 try (TableChanges changes = tables.changesOf(spec.sourceLocation(), snapshot.version(),
-                        files.subList(st.firstFiles(), end))) {
+                        files.subList(st.firstFiles(), end)).only(columnsRead(spec))) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
                     r.all(changes, Long.MIN_VALUE);
@@ -175,7 +175,8 @@ public final class Materializer {
             // commit: catching up a long backlog goes in bounded steps).
             upTo = Math.min(latest, st.version() + MAX_COMMITS);
             for (long v = st.version() + 1; v <= upTo; v++) {
-                try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), v - 1, v)) {
+                try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), v - 1, v)
+                        .only(columnsRead(spec))) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
                     // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
@@ -189,20 +190,27 @@ public final class Materializer {
         OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
         long from = Math.max(st.finalThrough(), progress.finalThrough());
         long finalWindows;
-        try (FeatureStore.LatestWriter latestWriter = store.latestWriter(c, spec)) {
-            FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
-            if (!progress.holds(upTo, firstFiles)) {
-                OfflineFeatures.append(table, table.status().version(), rows, new OfflineFeatures.Progress(upTo,
-                        Math.max(watermark, progress.finalThrough()), firstFiles));
-            } else {
-                rows.drain(); // the previous attempt's offline commit holds them: only the newest windows are wanted
-            }
-            finalWindows = rows.produced();
-        }
-        long t2 = System.nanoTime();
-        hooks.afterOfflineCommit(spec);
         long wm = watermark;
-        store.writeTiles(c, spec, tiles, k -> !expired(spec, k, wm));
+        long t2;
+        // The tiles and newest windows go to PostgreSQL on a thread of their own while this one computes the windows
+        // and writes the offline file; the connection is this thread's again after await.
+        try (FeatureStore.BackgroundWrites writes = new FeatureStore.BackgroundWrites()) {
+            store.writeTiles(c, spec, tiles, k -> !expired(spec, k, wm), writes);
+            try (FeatureStore.LatestWriter latestWriter = store.latestWriter(c, spec, writes)) {
+                FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
+                if (!progress.holds(upTo, firstFiles)) {
+                    OfflineFeatures.append(table, table.status().version(), spec, rows, new OfflineFeatures.Progress(upTo,
+                            Math.max(watermark, progress.finalThrough()), firstFiles));
+                } else {
+                    rows.drain(); // the previous attempt's offline commit holds them: only the newest windows are wanted
+                }
+                finalWindows = rows.produced();
+            }
+            t2 = System.nanoTime();
+            hooks.afterOfflineCommit(spec);
+            writes.await();
+        }
+        long t3 = System.nanoTime();
         store.expireTiles(c, spec, watermark);
         expire(spec, tiles, watermark);
         store.saveState(c, new FeatureState(spec.id(), upTo, r.maxEvent, watermark, Math.max(from, watermark),
@@ -211,10 +219,12 @@ public final class Materializer {
                 sourceId));
         pending = new Pending(spec.id(), upTo, firstFiles, tiles);
         // Where a round's time goes (bench/features' freshness): reading the source, the offline table's file and
-        // commit (with the newest windows' upserts made as the rows are), the rest of the PostgreSQL writes.
-        LOG.debugf("round of %s to version %d: %d records read in %d ms, %d final windows written in %d ms, tiles and "
-                + "state in %d ms (%d tiles held)", spec.name(), upTo, r.read, (t1 - t0) / 1_000_000, finalWindows,
-                (t2 - t1) / 1_000_000, (System.nanoTime() - t2) / 1_000_000, tiles.size());
+        // commit (tiles and newest windows sent to PostgreSQL meanwhile), waiting for those writes to end, expiry and
+        // state.
+        LOG.debugf("round of %s to version %d: %d records read in %d ms, %d final windows written in %d ms, online "
+                + "writes awaited %d ms, expiry and state in %d ms (%d tiles held)", spec.name(), upTo, r.read,
+                (t1 - t0) / 1_000_000, finalWindows, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
+                (System.nanoTime() - t3) / 1_000_000, tiles.size());
         return new MaterializeResult(st.version(), upTo, r.read, r.late, finalWindows, watermark, upTo < 0);
     }
 
@@ -228,6 +238,22 @@ public final class Materializer {
                     + "from " + st.sourceTableId() + " to " + changes.tableId());
         }
         return changes.tableId();
+    }
+
+    /**
+     * The source's top-level columns the view reads (entities, time, features): an ingestion table's rows also hold
+     * the key, the Kafka columns and value fields no feature uses, which were decoded into every row's map.
+     */
+    static java.util.Set<String> columnsRead(FeatureViewSpec spec) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        spec.entityPaths().forEach(p -> out.add(p.get(0)));
+        out.add(spec.timestampPath().get(0));
+        for (Feature f : spec.features()) {
+            if (f.column() != null) {
+                out.add(f.column().get(0));
+            }
+        }
+        return out;
     }
 
     /** Records into tiles, with the round's counters. */
