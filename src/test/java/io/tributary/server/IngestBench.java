@@ -218,6 +218,7 @@ public final class IngestBench {
         StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, catchUp, settings);
         long started = System.nanoTime();
         long cpuStarted = processCpuNanos();
+        Map<Long, long[]> threadsStarted = threadCpu();
         long jitStarted = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
         long classesStarted = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
         pipeline.start();
@@ -232,6 +233,7 @@ public final class IngestBench {
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         long cpu = processCpuNanos() - cpuStarted;
+        Map<String, Long> byThread = threadCpuSince(threadsStarted);
         long jit = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jitStarted;
         long classes = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount() - classesStarted;
         pipeline.stop();
@@ -247,6 +249,12 @@ public final class IngestBench {
         // On a shared machine wall-clock rates swing with the neighbours; CPU time per record much less so.
         System.out.printf("CPU per record: tributary %.2f µs, plain consumer %.2f µs, ratio %.2f%n",
                 cpu / 1e3 / records, plainCpu / 1e3 / records, (double) plainCpu / cpu);
+        // Which threads had the cores: JIT and GC threads are not Java threads, so they are what is missing.
+        StringBuilder threads = new StringBuilder();
+        byThread.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(6)
+                .forEach(e -> threads.append(String.format(", %s %.2f", e.getKey(), e.getValue() / 1e9 / seconds)));
+        System.out.printf("cores used during catch-up: %.2f in all (threads by name%s)%n", cpu / 1e9 / seconds,
+                threads);
         // What a cold start pays on top: the JIT compilers' time and the classes loaded, during the catch-up.
         System.out.printf("during catch-up: JIT compilation %,d ms, %,d classes loaded%n", jit, classes);
 
@@ -392,6 +400,37 @@ public final class IngestBench {
     }
 
     /** CPU time of every thread of this JVM (the ingest threads, the consumer's, GC and JIT). */
+    /** CPU nanoseconds of every live Java thread by id, with its name's hash to tell reused ids apart. */
+    static Map<Long, long[]> threadCpu() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<Long, long[]> out = new HashMap<>();
+        for (long id : mx.getAllThreadIds()) {
+            long cpu = mx.getThreadCpuTime(id);
+            if (cpu >= 0) {
+                out.put(id, new long[] {cpu});
+            }
+        }
+        return out;
+    }
+
+    /** CPU nanoseconds per thread name (digits dropped, so a pool's threads add up) since {@code before}. */
+    static Map<String, Long> threadCpuSince(Map<Long, long[]> before) {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new HashMap<>();
+        for (long id : mx.getAllThreadIds()) {
+            long cpu = mx.getThreadCpuTime(id);
+            java.lang.management.ThreadInfo info = mx.getThreadInfo(id);
+            if (cpu < 0 || info == null) {
+                continue;
+            }
+            long[] was = before.get(id);
+            String name = info.getThreadName().replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "<id>")
+                    .replaceAll("[0-9]+", "N");
+            out.merge(name, cpu - (was == null ? 0 : was[0]), Long::sum);
+        }
+        return out;
+    }
+
     static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
