@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -54,6 +55,8 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private final StreamIngester ingester;
     private final MicroBatch.Builder batch = MicroBatch.builder();
     private long batchOpenedNanos;
+    /** When the previous batch closed; at first a whole interval ago, so the first records need not wait one out. */
+    private long lastClosedNanos;
     private Future<?> inflight;
     private long inflightSinceNanos;
     private boolean reportedStall;
@@ -80,6 +83,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         this.table = table;
         this.ingester = ingester;
         this.missingTopics = new MissingTopics(spec.subscription(), status);
+        this.lastClosedNanos = System.nanoTime() - settings.triggerInterval().toNanos();
     }
 
     /** Where the stream stood when {@link #run()} returned true. */
@@ -112,12 +116,14 @@ final class ConsumerSession implements ConsumerRebalanceListener {
                     awaitWriter(WRITER_WAIT);
                     records = consumer.poll(Duration.ZERO);
                 } else {
-                    records = consumer.poll(settings.pollTimeout(batch.size(), batchOpenedNanos, System.nanoTime()));
+                    records = consumer.poll(settings.pollTimeout(batch.size(), batchOpenedNanos, lastClosedNanos,
+                            System.nanoTime()));
                 }
                 add(records);
                 long now = System.nanoTime();
-                if (waiting == null && settings.closes(batch.size(), batch.byteSize(), batchOpenedNanos, now)) {
+                if (waiting == null && closes(now)) {
                     MicroBatch closed = batch.build();
+                    lastClosedNanos = now;
                     if (writerBusy()) {
                         // Back-pressure: hold this batch, stop fetching until the writer takes it.
                         waiting = closed;
@@ -148,6 +154,32 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         return quiet >= idle && (quiet >= idle + JOIN_GRACE.toNanos() || !consumer.assignment().isEmpty());
     }
 
+
+    private boolean closes(long now) {
+        int size = batch.size();
+        long bytes = batch.byteSize();
+        return settings.closes(size, bytes, batchOpenedNanos, lastClosedNanos, false, now)
+                || settings.closes(size, bytes, batchOpenedNanos, lastClosedNanos, true, now) && atLogEnd();
+    }
+
+    /**
+     * Whether the last fetches reached the end of every partition held, from the high watermarks (last stable
+     * offsets under read_committed) they brought back: no request is made. A partition not fetched yet, or whose
+     * topic is gone, is not at its end, so such a batch closes on the timer.
+     */
+    private boolean atLogEnd() {
+        Set<TopicPartition> assigned = consumer.assignment();
+        if (assigned.isEmpty()) {
+            return false;
+        }
+        for (TopicPartition tp : assigned) {
+            OptionalLong lag = consumer.currentLag(tp);
+            if (lag.isEmpty() || lag.getAsLong() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private void add(ConsumerRecords<byte[], byte[]> records) {
         if (records.isEmpty()) {

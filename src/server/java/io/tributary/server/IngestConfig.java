@@ -11,7 +11,10 @@ import java.time.Duration;
 @ConfigMapping(prefix = "tributary.ingest")
 public interface IngestConfig {
 
-    /** A micro-batch closes this long after its first record arrived. */
+    /**
+     * A micro-batch closes this long after its first record arrived, or (read to the end of its partitions) this
+     * long after the previous batch closed: at most one commit per interval while records flow (SPEC 4).
+     */
     @WithDefault("1s")
     @WithConverter(DurationConverter.class)
     Duration triggerInterval();

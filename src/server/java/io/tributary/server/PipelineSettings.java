@@ -69,18 +69,35 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
         return triggerInterval.compareTo(Duration.ofSeconds(1)) < 0 ? triggerInterval : Duration.ofSeconds(1);
     }
 
-    /** Whether a batch holding this much, open since {@code openedNanos}, must close now. */
-    boolean closes(int records, long bytes, long openedNanos, long nowNanos) {
-        return records > 0 && (records >= maxBatchRecords || bytes >= maxBatchBytes
-                || nowNanos - openedNanos >= triggerInterval.toNanos());
+    /**
+     * Whether a batch holding this much must close now: at either bound; once the trigger interval has passed since
+     * it opened; or, when the consumer has read to the end of every partition it holds, once the interval has passed
+     * since the previous batch closed (so records after a quiet spell are committed at once rather than a whole
+     * interval later, while commits stay at most one per interval) or when the batch is half full (the tail of a
+     * catch-up is written at once instead of waiting out the interval for records that are not there).
+     */
+    boolean closes(int records, long bytes, long openedNanos, long lastClosedNanos, boolean atLogEnd, long nowNanos) {
+        if (records == 0) {
+            return false;
+        }
+        if (records >= maxBatchRecords || bytes >= maxBatchBytes || nowNanos - openedNanos >= triggerInterval.toNanos()) {
+            return true;
+        }
+        return atLogEnd && (nowNanos - lastClosedNanos >= triggerInterval.toNanos()
+                || records >= maxBatchRecords / 2 || bytes >= maxBatchBytes / 2);
     }
 
-    /** How long the next poll may wait without letting an open batch overrun its trigger. */
-    Duration pollTimeout(int records, long openedNanos, long nowNanos) {
+    /**
+     * How long the next poll may wait without letting an open batch overrun its close: the interval after the
+     * previous batch closed (where a batch at the log end closes) or, past that, after this one opened. A poll returns
+     * as soon as records arrive, so a long wait costs nothing while they flow.
+     */
+    Duration pollTimeout(int records, long openedNanos, long lastClosedNanos, long nowNanos) {
         if (records == 0) {
             return triggerInterval;
         }
-        long left = triggerInterval.toNanos() - (nowNanos - openedNanos);
-        return Duration.ofNanos(Math.max(0, left));
+        long interval = triggerInterval.toNanos();
+        long due = nowNanos - lastClosedNanos < interval ? lastClosedNanos + interval : openedNanos + interval;
+        return Duration.ofNanos(Math.max(0, due - nowNanos));
     }
 }

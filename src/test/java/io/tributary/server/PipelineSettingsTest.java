@@ -12,18 +12,39 @@ class PipelineSettingsTest {
 
     @Test
     void aBatchClosesAtTheTriggerOrAtEitherBoundWhicheverComesFirst() {
-        assertThat(settings.closes(0, 0, 0, 5 * SECOND)).as("empty batches never close").isFalse();
-        assertThat(settings.closes(1, 10, 0, SECOND / 2)).isFalse();
-        assertThat(settings.closes(1, 10, 0, SECOND)).isTrue();
-        assertThat(settings.closes(100, 10, 0, 1)).isTrue();
-        assertThat(settings.closes(5, 1000, 0, 1)).isTrue();
+        long longAgo = -5 * SECOND;
+        assertThat(settings.closes(0, 0, 0, longAgo, true, 5 * SECOND)).as("empty batches never close").isFalse();
+        assertThat(settings.closes(1, 10, 0, 0, false, SECOND / 2)).isFalse();
+        assertThat(settings.closes(1, 10, 0, 0, false, SECOND)).isTrue();
+        assertThat(settings.closes(100, 10, 0, 0, false, 1)).isTrue();
+        assertThat(settings.closes(5, 1000, 0, 0, false, 1)).isTrue();
     }
 
     @Test
-    void pollsNeverOutwaitAnOpenBatchesTrigger() {
-        assertThat(settings.pollTimeout(0, 0, 7 * SECOND)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(settings.pollTimeout(3, 0, SECOND / 4)).isEqualTo(Duration.ofMillis(750));
-        assertThat(settings.pollTimeout(3, 0, 2 * SECOND)).isEqualTo(Duration.ZERO);
+    void atTheLogEndABatchClosesOnceAnIntervalPassedSinceThePreviousOneOrWhenHalfFull() {
+        assertThat(settings.closes(1, 10, SECOND, 0, true, SECOND + 1))
+                .as("the first records after a quiet spell: the previous batch closed over an interval ago").isTrue();
+        assertThat(settings.closes(1, 10, SECOND, 0, false, SECOND + 1))
+                .as("more is there to read: keep collecting until the log end or the batch's own interval").isFalse();
+        assertThat(settings.closes(1, 10, SECOND / 2, SECOND / 4, true, SECOND / 2 + 1))
+                .as("at most one commit per interval while records flow").isFalse();
+        assertThat(settings.closes(50, 10, SECOND / 2, SECOND / 4, true, SECOND / 2 + 1))
+                .as("the tail of a catch-up, half the records bound").isTrue();
+        assertThat(settings.closes(5, 500, SECOND / 2, SECOND / 4, true, SECOND / 2 + 1))
+                .as("half the bytes bound").isTrue();
+        assertThat(settings.closes(49, 499, SECOND / 2, SECOND / 4, false, SECOND / 2 + 1)).isFalse();
+    }
+
+    @Test
+    void pollsNeverOutwaitAnOpenBatchesClose() {
+        assertThat(settings.pollTimeout(0, 0, 0, 7 * SECOND)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(settings.pollTimeout(3, 0, -SECOND / 2, 0))
+                .as("until an interval after the previous batch closed").isEqualTo(Duration.ofMillis(500));
+        assertThat(settings.pollTimeout(3, SECOND / 2, 0, 3 * SECOND / 4))
+                .as("until an interval after the previous batch closed").isEqualTo(Duration.ofMillis(250));
+        assertThat(settings.pollTimeout(3, SECOND / 2, 0, 5 * SECOND / 4))
+                .as("past that, until an interval after this batch opened").isEqualTo(Duration.ofMillis(250));
+        assertThat(settings.pollTimeout(3, 0, -SECOND, 2 * SECOND)).isEqualTo(Duration.ZERO);
     }
 
     @Test
