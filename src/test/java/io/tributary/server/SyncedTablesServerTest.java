@@ -213,6 +213,33 @@ class SyncedTablesServerTest {
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(pgRows(synced)).isEqualTo(expected));
     }
 
+    /**
+     * The owner of a synced table deletes it after its source stream was deleted, as its STOPPED message tells her to
+     * (SPEC §9.1: owning it is enough). Before, the delete asked SELECT on the source first, which nobody but an admin
+     * holds once the stream is gone: the owner got a 403 and the PostgreSQL table stayed.
+     */
+    @Test
+    void theOwnerDeletesASyncedTableWhoseSourceStreamIsGone() throws Exception {
+        String stream = "main." + unique("g") + ".orders";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": "
+                + "\"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"}}}\"}}}, \"ingestion_config\": "
+                + "{\"ingestion_destination\": {\"delta_table_name\": \"" + stream + "_ingestion\"}}}")
+                .post(STREAMS).then().statusCode(200);
+        String synced = stream + "_online";
+        as(ALICE).body(create(ALICE, synced, stream, "CONTINUOUS")).post(SYNCED).then().statusCode(200);
+        as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"key\": \"u1\", \"value\": "
+                + "{\"id\": \"u1\", \"amount\": 1}}]}").post(STREAMS + "/" + stream + "/records").then()
+                .statusCode(200);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(pgRows(synced)).hasSize(1));
+
+        as(ALICE).delete(STREAMS + "/" + stream).then().statusCode(200);
+        as(ALICE).delete(SYNCED + "/" + synced).then().statusCode(200);
+        as(ROOT_TOKEN).get(SYNCED + "/" + synced).then().statusCode(404);
+        assertThat(tableExists(synced)).isFalse();
+    }
+
     @Test
     void triggeredAndSnapshotSyncOnlyWhenAsked() throws Exception {
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {

@@ -295,8 +295,12 @@ public class SyncedTableService {
         return row;
     }
 
+    /**
+     * Owning the synced table is enough (SPEC §9.1), SELECT on the source included: once the source stream is deleted
+     * nobody but an admin holds SELECT on it, and the state message tells the owner to delete the synced table.
+     */
     private SyncedTableRow managed(Principal caller, String fullName) {
-        SyncedTableRow row = readable(caller, fullName);
+        SyncedTableRow row = find(fullName);
         if (!caller.name().equals(row.owner())) {
             SyncedTableStore.Source src = registry.source(row.sourceTableName());
             AccessPolicy.require(caller, src.owner(), registry.privileges(row.sourceTableName(), caller.name()),
