@@ -783,6 +783,32 @@ class FeatureViewsServerTest {
         assertThat(onlineObjects(id)).as("state row, tiles and latest windows left after the delete").isZero();
     }
 
+    /**
+     * An {@code as_of} beyond RFC 3339's four-digit years is a 400 naming it. Before, Java's parser took years up to
+     * 999999999 and their epoch milliseconds overflowed in the lookup: a 500.
+     */
+    @Test
+    void anAsOfBeyondFourDigitYearsIsA400() {
+        String stream = "main." + unique("fy") + ".transactions";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \""
+                + "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"},\\\"event_time\\\":{\\\"type\\\":\\\"integer\\\"}}}\"}}}, "
+                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + stream
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        String view = stream + "_features";
+        as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200);
+        String lookup = VIEWS + "/" + view + "/lookup";
+        String key = "{\"keys\": [{\"value_user_id\": \"u1\", \"as_of\": \"%s\"}]}";
+        await().atMost(WAIT).untilAsserted(() -> as(ALICE).body(key.formatted("2026-12-01T10:00:00Z")).post(lookup)
+                .then().statusCode(200));
+        for (String asOf : List.of("+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z",
+                "+10000-01-01T00:00:00Z")) {
+            as(ALICE).body(key.formatted(asOf)).post(lookup).then().statusCode(400)
+                    .body("message", containsString("keys[0].as_of"));
+        }
+    }
+
     /** The view's state row plus its tiles and latest-windows tables found in the online database. */
     private int onlineObjects(String viewId) throws Exception {
         String tables;

@@ -240,6 +240,41 @@ class SyncedTablesServerTest {
         assertThat(tableExists(synced)).isFalse();
     }
 
+    /**
+     * Lookup keys the key column's type cannot hold (an integer beyond bigint, a timestamp of year 10000 or more, which
+     * Java's parser takes and PostgreSQL refuses) are 400s naming the key. Before, PostgreSQL's "out of range"
+     * answered 500.
+     */
+    @Test
+    void lookupKeysOutsideTheKeyColumnsRangeAre400s() throws Exception {
+        String stream = "main." + unique("r") + ".orders";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": "
+                + "\"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"n\\\":{\\\"type\\\":\\\"integer\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"}}}\"}}}, \"ingestion_config\": "
+                + "{\"ingestion_destination\": {\"delta_table_name\": \"" + stream + "_ingestion\"}}}")
+                .post(STREAMS).then().statusCode(200);
+        String synced = stream + "_online";
+        as(ALICE).body("{\"name\": \"" + synced + "\", \"spec\": {\"source_table_full_name\": \"" + stream
+                + "_ingestion\", \"primary_key_columns\": [\"value.n\", \"stream_record_timestamp\"], "
+                + "\"scheduling_policy\": \"CONTINUOUS\"}}").post(SYNCED).then().statusCode(200);
+        as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"value\": {\"n\": 7, "
+                + "\"amount\": 1}, \"timestamp\": \"2026-12-01T10:00:00Z\"}]}").post(STREAMS + "/" + stream
+                + "/records").then().statusCode(200);
+        String lookup = SYNCED + "/" + synced + "/lookup";
+        String key = "{\"keys\": [{\"value_n\": %s, \"stream_record_timestamp\": \"%s\"}]}";
+        await().atMost(WAIT).untilAsserted(() -> as(ALICE).body(key.formatted("7", "2026-12-01T10:00:00Z"))
+                .post(lookup).then().statusCode(200).body("rows[0].value_amount", org.hamcrest.Matchers.equalTo(1.0f)));
+        as(ALICE).body(key.formatted("9223372036854775807", "2026-12-01T10:00:00Z")).post(lookup).then()
+                .statusCode(200).body("rows[0]", org.hamcrest.Matchers.nullValue());
+        as(ALICE).body(key.formatted("99999999999999999999999", "2026-12-01T10:00:00Z")).post(lookup).then()
+                .statusCode(400).body("message", org.hamcrest.Matchers.startsWith("keys[0].value_n"));
+        as(ALICE).body(key.formatted("7", "+999999999-12-31T23:59:59Z")).post(lookup).then()
+                .statusCode(400).body("message", org.hamcrest.Matchers.startsWith("keys[0].stream_record_timestamp"));
+        as(ALICE).body(key.formatted("7", "0000-01-01T00:00:00Z")).post(lookup).then()
+                .statusCode(400).body("message", org.hamcrest.Matchers.startsWith("keys[0].stream_record_timestamp"));
+    }
+
     @Test
     void triggeredAndSnapshotSyncOnlyWhenAsked() throws Exception {
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {

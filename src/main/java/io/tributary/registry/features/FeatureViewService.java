@@ -386,7 +386,13 @@ public class FeatureViewService {
                         + "2026-12-01T10:00:00Z");
             }
             try {
-                asOf = OffsetDateTime.parse(s).toInstant();
+                OffsetDateTime parsed = OffsetDateTime.parse(s);
+                // RFC 3339 years have four digits; Java's parser takes up to 999999999, whose epoch milliseconds
+                // overflow a long in the lookup (before: a 500).
+                if (parsed.getYear() < 1 || parsed.getYear() > 9999) {
+                    throw new DateTimeParseException("year out of range", s, 0);
+                }
+                asOf = parsed.toInstant();
             } catch (DateTimeParseException e) {
                 throw ApiException.invalid(field + ".as_of", "must be an RFC 3339 time such as "
                         + "2026-12-01T10:00:00Z, got '" + Names.shorten(s) + "'");

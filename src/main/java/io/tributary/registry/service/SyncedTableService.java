@@ -404,6 +404,11 @@ public class SyncedTableService {
         if (integer || pgType.startsWith("numeric")) {
             if (v instanceof Integer || v instanceof Long || v instanceof BigInteger
                     || (!integer && (v instanceof Double || v instanceof BigDecimal))) {
+                // A value the column cannot hold is the caller's mistake, not a lookup that fails in PostgreSQL
+                // (before: 22003 "out of range" answered 500).
+                if (!fits(pgType, new BigDecimal(v.toString()))) {
+                    throw ApiException.invalid(field, "is out of the range of the column's type " + pgType);
+                }
                 return v.toString();
             }
             throw ApiException.invalid(field, "must be " + (integer ? "an integer" : "a number") + " (the column is "
@@ -422,17 +427,47 @@ public class SyncedTableService {
         throw ApiException.invalid(field, "must be a string (the column is " + pgType + ")");
     }
 
+    private static final BigDecimal[] INTEGER_BOUNDS = {BigDecimal.valueOf(Short.MIN_VALUE),
+        BigDecimal.valueOf(Short.MAX_VALUE), BigDecimal.valueOf(Integer.MIN_VALUE),
+        BigDecimal.valueOf(Integer.MAX_VALUE), BigDecimal.valueOf(Long.MIN_VALUE), BigDecimal.valueOf(Long.MAX_VALUE)};
+    private static final java.util.regex.Pattern NUMERIC =
+            java.util.regex.Pattern.compile("numeric\\((\\d+),(\\d+)\\)");
+
+    /** Whether PostgreSQL can hold {@code v} in a column of this type (numeric(p,s) as it rounds: to s places). */
+    static boolean fits(String pgType, BigDecimal v) {
+        int bounds = switch (pgType) {
+            case "smallint" -> 0;
+            case "integer" -> 2;
+            case "bigint" -> 4;
+            default -> -1;
+        };
+        if (bounds >= 0) {
+            return v.compareTo(INTEGER_BOUNDS[bounds]) >= 0 && v.compareTo(INTEGER_BOUNDS[bounds + 1]) <= 0;
+        }
+        java.util.regex.Matcher m = NUMERIC.matcher(pgType);
+        if (m.matches()) {
+            int precision = Integer.parseInt(m.group(1));
+            int scale = Integer.parseInt(m.group(2));
+            BigDecimal rounded = v.setScale(scale, java.math.RoundingMode.HALF_UP);
+            return rounded.signum() == 0 || rounded.precision() - rounded.scale() <= precision - scale;
+        }
+        // plain numeric: PostgreSQL's limit (131072 digits before the point) is far beyond a JSON number's
+        return v.precision() - v.scale() <= 131_072;
+    }
+
+    /**
+     * RFC 3339 and PostgreSQL's types both stop at four-digit years (PostgreSQL has no year 0 either): Java's parsers
+     * take years up to 999999999, which PostgreSQL refuses with an error that answered 500.
+     */
     private static boolean validTemporal(String pgType, String s) {
         try {
-            switch (pgType) {
-                case "date" -> java.time.LocalDate.parse(s);
-                case "timestamptz" -> java.time.OffsetDateTime.parse(s);
-                case "timestamp" -> java.time.LocalDateTime.parse(s);
-                default -> {
-                    return true;
-                }
-            }
-            return true;
+            int year = switch (pgType) {
+                case "date" -> java.time.LocalDate.parse(s).getYear();
+                case "timestamptz" -> java.time.OffsetDateTime.parse(s).getYear();
+                case "timestamp" -> java.time.LocalDateTime.parse(s).getYear();
+                default -> 1;
+            };
+            return year >= 1 && year <= 9999;
         } catch (java.time.format.DateTimeParseException e) {
             return false;
         }
