@@ -275,6 +275,65 @@ class SyncedTablesServerTest {
                 .statusCode(400).body("message", org.hamcrest.Matchers.startsWith("keys[0].stream_record_timestamp"));
     }
 
+    private static String directStream(String name, String properties) {
+        as(ALICE).body("{\"name\": \"" + name + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": "
+                + "\"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{" + properties.replace("\"", "\\\"") + "}}\"}}}, "
+                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + name
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        return name;
+    }
+
+    /**
+     * A synced table deleted and created again under its name over other columns by another server, while this server
+     * still remembers the old definition (up to 2 s): a lookup reads the definition again at once and answers for the
+     * new table. Before, the old statement met the new table's columns and every lookup was a 500 ("column … does not
+     * exist") until the cache expired; found with two packaged servers (/work/notes/stranger-recreate.sh).
+     */
+    @Test
+    void aSyncedTableCreatedAgainElsewhereOverOtherColumnsIsLookedUpWithTheNewDefinition() throws Exception {
+        String first = directStream("main." + unique("ra") + ".orders",
+                "\"id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\"}");
+        String second = directStream("main." + unique("rb") + ".codes",
+                "\"code\":{\"type\":\"integer\"},\"label\":{\"type\":\"string\"}");
+        as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"value\": {\"id\": \"a\", "
+                + "\"amount\": 1}}]}").post(STREAMS + "/" + first + "/records").then().statusCode(200);
+        as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"value\": {\"code\": 1, "
+                + "\"label\": \"one\"}}]}").post(STREAMS + "/" + second + "/records").then().statusCode(200);
+        String synced = first + "_online";
+        as(ALICE).body(create(ALICE, synced, first, "CONTINUOUS")).post(SYNCED).then().statusCode(200);
+        String lookup = SYNCED + "/" + synced + "/lookup";
+        String oldKey = "{\"keys\": [{\"value_id\": \"a\"}]}";
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> assertThat(pgRows(synced)).hasSize(1));
+        // This server remembers the definition after a lookup that never reached PostgreSQL (a key of the wrong type),
+        // so no connection has the old statement prepared: the next lookup's statement is parsed against the table
+        // as it is then (a prepared one would fail with "cached plan must not change result type" instead).
+        as(ALICE).body("{\"keys\": [{\"value_id\": 5}]}").post(lookup).then().statusCode(400);
+
+        // Another server deletes it and creates it again over the second stream, keyed by its code; this server's
+        // caches are not told.
+        long remembered = System.nanoTime();
+        runner.delete(registry.find(synced).orElseThrow());
+        io.tributary.registry.online.SyncedTableStore.Source src = registry.source(second + "_ingestion");
+        String location = src.registeredLocation() != null ? src.registeredLocation()
+                : tables.defaultLocation("main", second.split("\\.")[1], "codes_ingestion");
+        io.tributary.registry.online.SyncedTableRow again = new io.tributary.registry.online.SyncedTableRow(synced,
+                java.util.UUID.randomUUID().toString(), second + "_ingestion", location,
+                src.streamId(), List.of("value.code"), null, io.tributary.online.SyncPolicy.CONTINUOUS,
+                synced.replace(".", "__"), "alice", java.time.Instant.now(), null);
+        assertThat(registry.insert(again)).isTrue();
+        online.store().register(again.spec());
+        assertThat(runner.run(again)).isPresent();
+        var answer = as(ALICE).body(oldKey).post(lookup).then().extract();
+        Duration bound = io.tributary.registry.service.SyncedTableServiceAccess.lookupCache();
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.nanoTime() - remembered < bound.toNanos(),
+                "the machine took longer than the cache's bound to recreate the table: the window was missed");
+        assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(400);
+        assertThat(answer.jsonPath().getString("message")).contains("value_id").contains("value_code");
+        as(ALICE).body("{\"keys\": [{\"value_code\": 1}]}").post(lookup).then().statusCode(200)
+                .body("rows[0].value_label", org.hamcrest.Matchers.equalTo("one"));
+    }
+
     @Test
     void triggeredAndSnapshotSyncOnlyWhenAsked() throws Exception {
         try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {

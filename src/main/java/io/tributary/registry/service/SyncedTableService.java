@@ -182,6 +182,9 @@ public class SyncedTableService {
         });
     }
 
+    /** PostgreSQL's undefined_column: a statement made for a definition the table no longer has. */
+    private static final String UNDEFINED_COLUMN = "42703";
+
     public Uni<JsonBody> lookup(Principal caller, String nameParam, SyncedTableRequests.Lookup request) {
         String fullName = String.join(".", Names.threePart("name", nameParam));
         List<Map<String, Object>> keys = request.keys();
@@ -193,9 +196,12 @@ public class SyncedTableService {
         // lookup itself is one statement on the reactive client, from this event loop.
         return lookupOnce(caller, fullName, keys)
                 .onFailure(e -> e instanceof io.vertx.pgclient.PgException pg
-                        && OnlineReads.RESULT_TYPE_CHANGED.equals(pg.getSqlState()))
+                        && (OnlineReads.RESULT_TYPE_CHANGED.equals(pg.getSqlState())
+                                || UNDEFINED_COLUMN.equals(pg.getSqlState())))
                 .recoverWithUni(e -> {
-                    // The table's columns changed since the cached definition: read it again, once.
+                    // The table's columns changed since the cached definition: read it again, once. A column gone
+                    // is the same story: the synced table was deleted and created again under its name over other
+                    // columns, by another server, within the cache's 2 s (before: a 500 until it expired).
                     targets.remove(fullName);
                     return lookupOnce(caller, fullName, keys);
                 })
