@@ -131,22 +131,32 @@ public final class FeatureStore {
     }
 
     public void drop(FeatureViewSpec spec) {
-        cache.remove(spec.id());
+        drop(spec.id(), spec.name(), spec.tables());
+    }
+
+    /**
+     * Drops a view's state row and online tables by its id and table prefix alone: a delete must not depend on
+     * compiling the view, which reads its source, and a view whose source stream or table is gone has none to read.
+     */
+    public void drop(String viewId, String viewName, String tables) {
+        cache.remove(viewId);
+        String tiles = online.qualified(tables + "_tiles");
+        String latest = online.qualified(tables + "_latest");
         try (Connection c = connection()) {
             c.setAutoCommit(false);
             try (Statement s = c.createStatement();
                     PreparedStatement d = c.prepareStatement("DELETE FROM " + stateTable() + " WHERE view_id = ?")) {
-                d.setString(1, spec.id());
+                d.setString(1, viewId);
                 d.executeUpdate();
-                s.execute("DROP TABLE IF EXISTS " + tiles(spec));
-                s.execute("DROP TABLE IF EXISTS " + latest(spec));
+                s.execute("DROP TABLE IF EXISTS " + tiles);
+                s.execute("DROP TABLE IF EXISTS " + latest);
                 c.commit();
             } catch (SQLException e) {
                 c.rollback();
                 throw e;
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot drop the online tables of " + spec.name() + ": "
+            throw new IllegalStateException("cannot drop the online tables of " + viewName + ": "
                     + e.getMessage(), e);
         }
     }

@@ -752,6 +752,93 @@ class FeatureViewsServerTest {
     }
 
     /**
+     * A view whose source stream was deleted is deleted on a server that never compiled it (another server, or this
+     * one after a restart): its state row and online tables go with it. Before, the delete compiled the view to find
+     * its tables, which reads the source; with the source gone that failed, was ignored, and the tiles, latest
+     * windows and state row stayed in the online database for ever, with no registry row left to finish the delete.
+     */
+    @Test
+    void aViewWhoseSourceStreamIsGoneIsDeletedWithItsOnlineTablesOnAServerThatNeverCompiledIt() throws Exception {
+        String stream = "main." + unique("fg") + ".transactions";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \""
+                + "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"},\\\"event_time\\\":{\\\"type\\\":\\\"integer\\\"}}}\"}}}, "
+                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + stream
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        String view = stream + "_features";
+        String id = as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200).extract()
+                .path("id");
+        as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"value\": {\"user_id\": "
+                + "\"u1\", \"amount\": 1.5, \"event_time\": " + BASE + "}}]}").post(STREAMS + "/" + stream
+                + "/records").then().statusCode(200);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(status(view)
+                .getLong("materialization_status.records_read")).isEqualTo(1));
+        assertThat(onlineObjects(id)).as("the view's state row and tables while it lives").isEqualTo(3);
+
+        as(ALICE).delete(STREAMS + "/" + stream).then().statusCode(200);
+        io.tributary.registry.features.FeatureViewServiceAccess.forget(views, id);
+        as(ALICE).delete(VIEWS + "/" + view).then().statusCode(200);
+        as(ALICE).get(VIEWS + "/" + view).then().statusCode(404);
+        assertThat(onlineObjects(id)).as("state row, tiles and latest windows left after the delete").isZero();
+    }
+
+    /**
+     * An {@code as_of} beyond RFC 3339's four-digit years is a 400 naming it. Before, Java's parser took years up to
+     * 999999999 and their epoch milliseconds overflowed in the lookup: a 500.
+     */
+    @Test
+    void anAsOfBeyondFourDigitYearsIsA400() {
+        String stream = "main." + unique("fy") + ".transactions";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \""
+                + "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"},\\\"event_time\\\":{\\\"type\\\":\\\"integer\\\"}}}\"}}}, "
+                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + stream
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        String view = stream + "_features";
+        as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200);
+        String lookup = VIEWS + "/" + view + "/lookup";
+        String key = "{\"keys\": [{\"value_user_id\": \"u1\", \"as_of\": \"%s\"}]}";
+        await().atMost(WAIT).untilAsserted(() -> as(ALICE).body(key.formatted("2026-12-01T10:00:00Z")).post(lookup)
+                .then().statusCode(200));
+        for (String asOf : List.of("+999999999-12-31T23:59:59Z", "-999999999-01-01T00:00:00Z",
+                "+10000-01-01T00:00:00Z")) {
+            as(ALICE).body(key.formatted(asOf)).post(lookup).then().statusCode(400)
+                    .body("message", containsString("keys[0].as_of"));
+        }
+    }
+
+    /** The view's state row plus its tiles and latest-windows tables found in the online database. */
+    private int onlineObjects(String viewId) throws Exception {
+        String tables;
+        try (java.sql.Connection c = database.getConnection(); java.sql.PreparedStatement st = c.prepareStatement(
+                "SELECT online_tables FROM feature_views WHERE id::text = ?")) {
+            st.setString(1, viewId);
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                tables = rs.next() ? rs.getString(1) : knownTables.get(viewId);
+            }
+        }
+        knownTables.put(viewId, tables);
+        int n = 0;
+        try (java.sql.Connection c = database.getConnection(); java.sql.PreparedStatement st = c.prepareStatement(
+                "SELECT (SELECT count(*) FROM tributary_online._feature_state WHERE view_id = ?) "
+                        + "+ (SELECT count(*) FROM information_schema.tables WHERE table_schema = 'tributary_online' "
+                        + "AND table_name IN (?, ?))")) {
+            st.setString(1, viewId);
+            st.setString(2, tables + "_tiles");
+            st.setString(3, tables + "_latest");
+            try (java.sql.ResultSet rs = st.executeQuery()) {
+                rs.next();
+                n = rs.getInt(1);
+            }
+        }
+        return n;
+    }
+
+    private final Map<String, String> knownTables = new HashMap<>();
+
+    /**
      * As of now, with records of the last 50 minutes and 10 minutes of lateness: the newest windows have ended but are
      * not final, so the lookup combines them from the tiles (the rolling ones always), the older ones come from the
      * stored final windows; a key asked twice is answered twice, a missing entity with null.

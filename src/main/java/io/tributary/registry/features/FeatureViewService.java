@@ -180,19 +180,23 @@ public class FeatureViewService {
     public Uni<Map<String, Object>> delete(Principal caller, String nameParam) {
         String fullName = String.join(".", Names.threePart("name", nameParam));
         return Blocking.call(() -> {
-            FeatureViewRow row = readable(caller, fullName);
+            // Owning the view is enough (SPEC §10.1), SELECT on the source included: once the source stream is
+            // deleted nobody but an admin holds SELECT on it, and its views must still be deletable by their owners.
+            FeatureViewRow row = registry.find(fullName).orElseThrow(() -> ApiException.notFound("feature view '"
+                    + fullName + "' does not exist"));
             if (!caller.name().equals(row.owner())) {
                 SyncedTableStore.Source src = sources.source(row.sourceTableName());
                 AccessPolicy.require(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
                         Privilege.MANAGE, "table", row.sourceTableName());
             }
-            // The registry row first, so no round starts; dropping the state row waits for one in flight (its lock).
-            registry.delete(fullName);
-            FeatureViewSpec spec = specOrNull(row);
-            if (spec != null) {
-                views.store().drop(spec);
-            }
+            // The state row and online tables first, by the row's id and table prefix alone (never by compiling the
+            // view: its source may be gone, and a server that never compiled it would then leave the tables behind).
+            // Dropping the state row waits for a round in flight (its lock), and a round that starts later finds no
+            // state row and writes nothing, so the offline table can go next; the registry row goes last, so a
+            // delete cut short (a crash, a failed drop) is still listed and a second DELETE finishes it.
+            views.store().drop(row.id(), row.fullName(), row.onlineTables());
             tables.delete(row.offlineLocation());
+            registry.delete(fullName);
             views.forget(row.id());
             readableViews.removeIf(k -> k.endsWith("\n" + fullName));
             return Map.of();
@@ -382,7 +386,13 @@ public class FeatureViewService {
                         + "2026-12-01T10:00:00Z");
             }
             try {
-                asOf = OffsetDateTime.parse(s).toInstant();
+                OffsetDateTime parsed = OffsetDateTime.parse(s);
+                // RFC 3339 years have four digits; Java's parser takes up to 999999999, whose epoch milliseconds
+                // overflow a long in the lookup (before: a 500).
+                if (parsed.getYear() < 1 || parsed.getYear() > 9999) {
+                    throw new DateTimeParseException("year out of range", s, 0);
+                }
+                asOf = parsed.toInstant();
             } catch (DateTimeParseException e) {
                 throw ApiException.invalid(field + ".as_of", "must be an RFC 3339 time such as "
                         + "2026-12-01T10:00:00Z, got '" + Names.shorten(s) + "'");
@@ -418,14 +428,6 @@ public class FeatureViewService {
             return views.spec(row);
         } catch (FeatureDefinitionException e) {
             throw ApiException.invalid(e.field(), "the source no longer fits the feature view: " + e.getMessage());
-        }
-    }
-
-    private FeatureViewSpec specOrNull(FeatureViewRow row) {
-        try {
-            return views.spec(row);
-        } catch (RuntimeException e) {
-            return null;
         }
     }
 

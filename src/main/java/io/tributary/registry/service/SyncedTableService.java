@@ -182,6 +182,9 @@ public class SyncedTableService {
         });
     }
 
+    /** PostgreSQL's undefined_column: a statement made for a definition the table no longer has. */
+    private static final String UNDEFINED_COLUMN = "42703";
+
     public Uni<JsonBody> lookup(Principal caller, String nameParam, SyncedTableRequests.Lookup request) {
         String fullName = String.join(".", Names.threePart("name", nameParam));
         List<Map<String, Object>> keys = request.keys();
@@ -193,9 +196,12 @@ public class SyncedTableService {
         // lookup itself is one statement on the reactive client, from this event loop.
         return lookupOnce(caller, fullName, keys)
                 .onFailure(e -> e instanceof io.vertx.pgclient.PgException pg
-                        && OnlineReads.RESULT_TYPE_CHANGED.equals(pg.getSqlState()))
+                        && (OnlineReads.RESULT_TYPE_CHANGED.equals(pg.getSqlState())
+                                || UNDEFINED_COLUMN.equals(pg.getSqlState())))
                 .recoverWithUni(e -> {
-                    // The table's columns changed since the cached definition: read it again, once.
+                    // The table's columns changed since the cached definition: read it again, once. A column gone
+                    // is the same story: the synced table was deleted and created again under its name over other
+                    // columns, by another server, within the cache's 2 s (before: a 500 until it expired).
                     targets.remove(fullName);
                     return lookupOnce(caller, fullName, keys);
                 })
@@ -295,8 +301,12 @@ public class SyncedTableService {
         return row;
     }
 
+    /**
+     * Owning the synced table is enough (SPEC §9.1), SELECT on the source included: once the source stream is deleted
+     * nobody but an admin holds SELECT on it, and the state message tells the owner to delete the synced table.
+     */
     private SyncedTableRow managed(Principal caller, String fullName) {
-        SyncedTableRow row = readable(caller, fullName);
+        SyncedTableRow row = find(fullName);
         if (!caller.name().equals(row.owner())) {
             SyncedTableStore.Source src = registry.source(row.sourceTableName());
             AccessPolicy.require(caller, src.owner(), registry.privileges(row.sourceTableName(), caller.name()),
@@ -400,6 +410,11 @@ public class SyncedTableService {
         if (integer || pgType.startsWith("numeric")) {
             if (v instanceof Integer || v instanceof Long || v instanceof BigInteger
                     || (!integer && (v instanceof Double || v instanceof BigDecimal))) {
+                // A value the column cannot hold is the caller's mistake, not a lookup that fails in PostgreSQL
+                // (before: 22003 "out of range" answered 500).
+                if (!fits(pgType, new BigDecimal(v.toString()))) {
+                    throw ApiException.invalid(field, "is out of the range of the column's type " + pgType);
+                }
                 return v.toString();
             }
             throw ApiException.invalid(field, "must be " + (integer ? "an integer" : "a number") + " (the column is "
@@ -418,17 +433,47 @@ public class SyncedTableService {
         throw ApiException.invalid(field, "must be a string (the column is " + pgType + ")");
     }
 
+    private static final BigDecimal[] INTEGER_BOUNDS = {BigDecimal.valueOf(Short.MIN_VALUE),
+        BigDecimal.valueOf(Short.MAX_VALUE), BigDecimal.valueOf(Integer.MIN_VALUE),
+        BigDecimal.valueOf(Integer.MAX_VALUE), BigDecimal.valueOf(Long.MIN_VALUE), BigDecimal.valueOf(Long.MAX_VALUE)};
+    private static final java.util.regex.Pattern NUMERIC =
+            java.util.regex.Pattern.compile("numeric\\((\\d+),(\\d+)\\)");
+
+    /** Whether PostgreSQL can hold {@code v} in a column of this type (numeric(p,s) as it rounds: to s places). */
+    static boolean fits(String pgType, BigDecimal v) {
+        int bounds = switch (pgType) {
+            case "smallint" -> 0;
+            case "integer" -> 2;
+            case "bigint" -> 4;
+            default -> -1;
+        };
+        if (bounds >= 0) {
+            return v.compareTo(INTEGER_BOUNDS[bounds]) >= 0 && v.compareTo(INTEGER_BOUNDS[bounds + 1]) <= 0;
+        }
+        java.util.regex.Matcher m = NUMERIC.matcher(pgType);
+        if (m.matches()) {
+            int precision = Integer.parseInt(m.group(1));
+            int scale = Integer.parseInt(m.group(2));
+            BigDecimal rounded = v.setScale(scale, java.math.RoundingMode.HALF_UP);
+            return rounded.signum() == 0 || rounded.precision() - rounded.scale() <= precision - scale;
+        }
+        // plain numeric: PostgreSQL's limit (131072 digits before the point) is far beyond a JSON number's
+        return v.precision() - v.scale() <= 131_072;
+    }
+
+    /**
+     * RFC 3339 and PostgreSQL's types both stop at four-digit years (PostgreSQL has no year 0 either): Java's parsers
+     * take years up to 999999999, which PostgreSQL refuses with an error that answered 500.
+     */
     private static boolean validTemporal(String pgType, String s) {
         try {
-            switch (pgType) {
-                case "date" -> java.time.LocalDate.parse(s);
-                case "timestamptz" -> java.time.OffsetDateTime.parse(s);
-                case "timestamp" -> java.time.LocalDateTime.parse(s);
-                default -> {
-                    return true;
-                }
-            }
-            return true;
+            int year = switch (pgType) {
+                case "date" -> java.time.LocalDate.parse(s).getYear();
+                case "timestamptz" -> java.time.OffsetDateTime.parse(s).getYear();
+                case "timestamp" -> java.time.LocalDateTime.parse(s).getYear();
+                default -> 1;
+            };
+            return year >= 1 && year <= 9999;
         } catch (java.time.format.DateTimeParseException e) {
             return false;
         }
