@@ -57,6 +57,7 @@ public class LookupRoute {
         mapper.health = health;
         this.errors = mapper;
         // After BodyLimit (Integer.MIN_VALUE), which refuses an oversized Content-Length first; before the REST layer.
+        // The request metrics turn the path's ":name" into the REST layer's uri tag, ".../{name}/lookup".
         router.post(PATH).order(RouteConstants.ROUTE_ORDER_BEFORE_DEFAULT).handler(this::lookup);
     }
 

@@ -75,6 +75,18 @@ class LookupRouteTest {
         as(ALICE).body(big).post(LOOKUP).then().statusCode(413).body("error_code", equalTo("REQUEST_TOO_LARGE"));
     }
 
+    /** The request metrics name the endpoint by its template, as for every REST endpoint, not by each table. */
+    @Test
+    void metricsNameTheTemplate() {
+        as(ALICE).body(KEY).post(LOOKUP).then().statusCode(404);
+        String metrics = io.restassured.RestAssured.given().get("/q/metrics").then().statusCode(200).extract()
+                .asString();
+        java.util.List<String> lookups = metrics.lines().filter(l -> l.startsWith("http_server_requests_seconds_count")
+                && l.contains("status=\"404\"")).toList();
+        assertThat(lookups).anyMatch(l -> l.contains("uri=\"/api/2.0/database/synced_tables/{name}/lookup\""))
+                .noneMatch(l -> l.contains("no_such_table") || l.contains(":name"));
+    }
+
     @Test
     void acceptHeaders() {
         assertThat(LookupRoute.acceptsJson(null)).isTrue();
