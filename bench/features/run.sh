@@ -10,7 +10,8 @@
 # view created over them: its first round's rate against the ingestion's, e.g. KEYS=1000000 SERVER_HEAP=512m.
 # Either way the server's heap is sampled every second (jstat): peak used and peak old generation are printed.
 #   bench/features/run.sh [--no-build]   env: RATE (2000), KEYS (10000), LOOKUP_SECONDS (20), LOOKUP_RATE (1000),
-#   MODE (live | catchup), SERVER_HEAP (2g), PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres)
+#   MODE (live | catchup), SERVER_HEAP (2g), PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres),
+#   SERVER_APP (target/quarkus-app: another build's quarkus-app directory, for a before/after pair on one machine state)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RATE=${RATE:-2000}
@@ -21,6 +22,7 @@ PORT=${PORT:-18096}
 PGHOSTPORT=${PGHOSTPORT:-127.0.0.1:5432}
 MODE=${MODE:-live}
 SERVER_HEAP=${SERVER_HEAP:-2g}
+SERVER_APP=$(realpath "${SERVER_APP:-target/quarkus-app}")
 if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
 fi
@@ -42,7 +44,7 @@ echo "server data and log in $WORK, database $DB, broker $BOOTSTRAP"
   TRIBUTARY_SECRETS_KEY="$(head -c 32 /dev/urandom | base64)" \
   QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOSTPORT/$DB" QUARKUS_DATASOURCE_USERNAME=postgres \
   QUARKUS_HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$WORK/warehouse" \
-  java -Xmx"$SERVER_HEAP" ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
+  java -Xmx"$SERVER_HEAP" ${SERVER_JAVA_OPTS:-} -jar "$SERVER_APP/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 cleanup() {
   kill $JSTAT 2>/dev/null || true
@@ -70,7 +72,7 @@ JSTAT=$!
 echo "load: $(uptime)"
 set +e
 java -cp "$CP" bench/features/FeaturesBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
-  "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$MODE" | tee "$WORK/bench.out"
+  "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$MODE" "$SERVER" | tee "$WORK/bench.out"
 rc=${PIPESTATUS[0]}
 set -e
 echo "load: $(uptime)"
