@@ -5,7 +5,8 @@
 # records' own event time). RATE records/s are produced for the whole run; printed: the view's lag behind the source
 # (status lag_ms, sampled every second) p50/p99, freshness (a probe record produced -> its 1 s window's count visible in
 # a lookup; includes the wait for the window to end, up to 1 s) p50/p99, and 1-key lookup latency p50/p99 at
-# LOOKUP_RATE requests/s over loopback HTTP.
+# LOOKUP_RATE requests/s over loopback HTTP, then the same lookups once production has stopped (the serving path alone),
+# the server's GC pauses during both and its CPU per lookup.
 # MODE=catchup instead: KEYS records, one per entity, produced as a backlog and ingested (the baseline rate), then the
 # view created over them: its first round's rate against the ingestion's, e.g. KEYS=1000000 SERVER_HEAP=512m.
 # Either way the server's heap is sampled every second (jstat): peak used and peak old generation are printed.
