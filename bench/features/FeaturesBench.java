@@ -116,6 +116,7 @@ public final class FeaturesBench {
         int keys = Integer.parseInt(args[4]);
         int lookupSeconds = Integer.parseInt(args[5]);
         int lookupRate = Integer.parseInt(args[6]);
+        long serverPid = args.length > 8 ? Long.parseLong(args[8]) : -1;
         FeaturesBench b = new FeaturesBench(base, token);
         String topic = "features-bench";
         Properties admin = new Properties();
@@ -136,7 +137,7 @@ public final class FeaturesBench {
                 + "{\"uc_connection_name\": \"bench\"}, \"schema_config\": {\"direct_schemas\": {\"payload_schema\": "
                 + "{\"json_schema\": \"" + schema + "\"}}}, \"ingestion_config\": {\"ingestion_destination\": "
                 + "{\"delta_table_name\": \"main.bench.events_ingestion\"}}}");
-        if (args.length > 7 && args[7].equals("catchup")) {
+        if (args[7].equals("catchup")) {
             return catchUp(b, bootstrap, topic, keys);
         }
         b.call("POST", VIEWS, VIEW_DEFINITION);
@@ -219,19 +220,40 @@ public final class FeaturesBench {
         producerThread.start();
         poller.start();
         status.start();
-        Thread.sleep(20_000); // let materialization settle at the rate before measuring lookups
+        Thread.sleep(15_000); // let materialization settle at the rate before measuring lookups
+        // The server's CPU without lookups (ingestion and materialization at the rate, the probes' poller), to take
+        // out of the lookup phase's.
+        long idle0 = cpuMs(serverPid);
+        long idleStart = System.nanoTime();
+        Thread.sleep(5_000);
+        double idleMsPerSecond = (cpuMs(serverPid) - idle0) / ((System.nanoTime() - idleStart) / 1e9);
 
         Random random = new Random(2);
         String lookup = VIEWS + "/" + VIEW + "/lookup";
-        long[] warm = b.httpPhase(lookupRate, 5, () -> "{\"keys\": [{\"value_user_id\": \"k" + random.nextInt(keys)
-                + "\"}]}", lookup);
-        long[] one = b.httpPhase(lookupRate, lookupSeconds, () -> "{\"keys\": [{\"value_user_id\": \"k"
-                + random.nextInt(keys) + "\"}]}", lookup);
+        java.util.function.Supplier<String> oneKey = () -> "{\"keys\": [{\"value_user_id\": \"k"
+                + random.nextInt(keys) + "\"}]}";
+        long[] warm = b.httpPhase(lookupRate, 5, oneKey, lookup);
+        double[] gc0 = b.gcPauses();
+        long cpu0 = cpuMs(serverPid);
+        long phase0 = System.nanoTime();
+        long[] one = b.httpPhase(lookupRate, lookupSeconds, oneKey, lookup);
+        long cpu1 = cpuMs(serverPid);
+        long phase1 = System.nanoTime();
+        double[] gcOne = b.gcPausesSince(gc0);
         producing.set(false);
         producerThread.join();
         producer.close();
         poller.join();
         status.join();
+        // The same lookups once production has stopped and the view has caught up (a round after the last commit,
+        // then nothing): the serving path's own latency, without ingestion and materialization competing for the
+        // CPUs and the database.
+        Thread.sleep(3_000);
+        double[] gcQuiet0 = b.gcPauses();
+        long quietCpu0 = cpuMs(serverPid);
+        long[] quiet = b.httpPhase(lookupRate, Math.max(1, lookupSeconds / 2), oneKey, lookup);
+        long quietCpu = cpuMs(serverPid) - quietCpu0;
+        double[] gcQuiet = b.gcPausesSince(gcQuiet0);
         Answer last = b.call("GET", VIEWS + "/" + VIEW, null);
         long[] f = freshness.stream().mapToLong(Long::longValue).sorted().toArray();
         long[] l = lags.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -242,6 +264,19 @@ public final class FeaturesBench {
         row("view lag behind the source (status lag_ms)", l, 0);
         row("freshness (produced -> 1s window online)", f, 0);
         row("lookup, 1 key (HTTP)", Arrays.copyOf(one, one.length - 1), one[one.length - 1]);
+        row("production stopped: lookup, 1 key", Arrays.copyOf(quiet, quiet.length - 1), quiet[quiet.length - 1]);
+        if (gcOne != null && gcQuiet != null) {
+            System.out.printf(Locale.ROOT, "server GC pauses during the 1-key lookups: %.0f pauses, %.0f ms in all "
+                    + "while producing; %.0f pauses, %.0f ms with production stopped%n", gcOne[0], gcOne[1] * 1000,
+                    gcQuiet[0], gcQuiet[1] * 1000);
+        }
+        if (serverPid > 0) {
+            // CPU the server spent per request: a figure a loaded machine skews far less than latency.
+            double oneCpu = (cpu1 - cpu0 - idleMsPerSecond * (phase1 - phase0) / 1e9) / (one.length - 1);
+            System.out.printf(Locale.ROOT, "server CPU per 1-key lookup (the %.0f ms/s it spends on ingestion and "
+                    + "materialization, measured before, taken out): %.2f ms; with production stopped (nothing taken "
+                    + "out): %.2f ms%n", idleMsPerSecond, oneCpu, (double) quietCpu / (quiet.length - 1));
+        }
         System.out.println("final status: " + last.body());
         System.out.printf(Locale.ROOT, "(warm-up: %d requests not counted)%n", warm.length - 1);
         return 0;
@@ -299,6 +334,50 @@ public final class FeaturesBench {
         return out;
     }
 
+
+    /**
+     * The server's GC pauses so far, {count, seconds}, from the JVM metrics it serves ({@code jvm_gc_pause_seconds},
+     * every collector and cause added up); null when /q/metrics does not answer.
+     */
+    double[] gcPauses() {
+        try {
+            Answer a = send("GET", "/q/metrics", null).get(30, TimeUnit.SECONDS);
+            if (a.status() != 200) {
+                return null;
+            }
+            double count = 0;
+            double seconds = 0;
+            for (String line : a.body().split("\n")) {
+                if (line.startsWith("jvm_gc_pause_seconds_count{")) {
+                    count += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                } else if (line.startsWith("jvm_gc_pause_seconds_sum{")) {
+                    seconds += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return new double[] {count, seconds};
+        } catch (Exception e) {
+            return null;
+        }
+    }
+
+    double[] gcPausesSince(double[] before) {
+        double[] now = gcPauses();
+        return before == null || now == null ? null : new double[] {now[0] - before[0], now[1] - before[1]};
+    }
+
+    /** User and system CPU of a process so far, from /proc (clock ticks of 10 ms); -1 when unknown. */
+    static long cpuMs(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+    }
 
     /**
      * Catch-up mode: KEYS records, one per entity, with event times over the last 10 minutes, are produced as fast as

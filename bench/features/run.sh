@@ -5,12 +5,14 @@
 # records' own event time). RATE records/s are produced for the whole run; printed: the view's lag behind the source
 # (status lag_ms, sampled every second) p50/p99, freshness (a probe record produced -> its 1 s window's count visible in
 # a lookup; includes the wait for the window to end, up to 1 s) p50/p99, and 1-key lookup latency p50/p99 at
-# LOOKUP_RATE requests/s over loopback HTTP.
+# LOOKUP_RATE requests/s over loopback HTTP, then the same lookups once production has stopped (the serving path alone),
+# the server's GC pauses during both and its CPU per lookup.
 # MODE=catchup instead: KEYS records, one per entity, produced as a backlog and ingested (the baseline rate), then the
 # view created over them: its first round's rate against the ingestion's, e.g. KEYS=1000000 SERVER_HEAP=512m.
 # Either way the server's heap is sampled every second (jstat): peak used and peak old generation are printed.
 #   bench/features/run.sh [--no-build]   env: RATE (2000), KEYS (10000), LOOKUP_SECONDS (20), LOOKUP_RATE (1000),
-#   MODE (live | catchup), SERVER_HEAP (2g), PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres)
+#   MODE (live | catchup), SERVER_HEAP (2g), PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres),
+#   SERVER_APP (target/quarkus-app: another build's quarkus-app directory, for a before/after pair on one machine state)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RATE=${RATE:-2000}
@@ -21,6 +23,7 @@ PORT=${PORT:-18096}
 PGHOSTPORT=${PGHOSTPORT:-127.0.0.1:5432}
 MODE=${MODE:-live}
 SERVER_HEAP=${SERVER_HEAP:-2g}
+SERVER_APP=$(realpath "${SERVER_APP:-target/quarkus-app}")
 if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
 fi
@@ -42,7 +45,7 @@ echo "server data and log in $WORK, database $DB, broker $BOOTSTRAP"
   TRIBUTARY_SECRETS_KEY="$(head -c 32 /dev/urandom | base64)" \
   QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOSTPORT/$DB" QUARKUS_DATASOURCE_USERNAME=postgres \
   QUARKUS_HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$WORK/warehouse" \
-  java -Xmx"$SERVER_HEAP" ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
+  java -Xmx"$SERVER_HEAP" ${SERVER_JAVA_OPTS:-} -jar "$SERVER_APP/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 cleanup() {
   kill $JSTAT 2>/dev/null || true
@@ -70,7 +73,7 @@ JSTAT=$!
 echo "load: $(uptime)"
 set +e
 java -cp "$CP" bench/features/FeaturesBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
-  "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$MODE" | tee "$WORK/bench.out"
+  "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$MODE" "$SERVER" | tee "$WORK/bench.out"
 rc=${PIPESTATUS[0]}
 set -e
 echo "load: $(uptime)"

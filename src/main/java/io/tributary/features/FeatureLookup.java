@@ -82,9 +82,9 @@ public final class FeatureLookup {
         private final FeatureViewSpec spec;
         private final long now;
         private long watermark = Long.MIN_VALUE;
-        private final Map<TileKey, Aggregate> tiles = new HashMap<>();
-        private final Map<String, Map<Integer, List<TileKey>>> byEntity = new HashMap<>();
-        private final Map<String, Map<Integer, FeatureStore.Window>> latest = new HashMap<>();
+        /** Per entity, per feature, its tiles (no map by tile key: each lookup built one for every tile it read). */
+        private final Map<String, List<Tile>[]> byEntity = new HashMap<>();
+        private final Map<String, FeatureStore.Window[]> latest = new HashMap<>();
 
         public Now(FeatureViewSpec spec, long now) {
             this.spec = spec;
@@ -101,14 +101,17 @@ public final class FeatureLookup {
                 return;
             }
             Aggregate a = Aggregate.fromBytes(spec.features().get(feature).function(), aggregate);
+            int n = spec.features().size();
             if (kind == 1) {
-                TileKey t = new TileKey(entity, feature, start);
-                tiles.put(t, a);
-                byEntity.computeIfAbsent(entity, e -> new HashMap<>()).computeIfAbsent(feature,
-                        f -> new ArrayList<>()).add(t);
+                @SuppressWarnings("unchecked")
+                List<Tile>[] own = byEntity.computeIfAbsent(entity, e -> new List[n]);
+                if (own[feature] == null) {
+                    own[feature] = new ArrayList<>();
+                }
+                own[feature].add(new Tile(start, a));
             } else {
-                latest.computeIfAbsent(entity, k -> new HashMap<>()).put(feature, new FeatureStore.Window(start, end,
-                        a));
+                latest.computeIfAbsent(entity, k -> new FeatureStore.Window[n])[feature] = new FeatureStore.Window(
+                        start, end, a);
             }
         }
 
@@ -116,15 +119,15 @@ public final class FeatureLookup {
         public Map<String, Map<String, Object>> features(java.util.Collection<String> entities) {
             Map<String, Map<String, Object>> out = new HashMap<>();
             for (String entity : entities) {
-                Map<Integer, List<TileKey>> own = byEntity.getOrDefault(entity, Map.of());
-                Map<Integer, FeatureStore.Window> finals = latest.getOrDefault(entity, Map.of());
-                if (own.isEmpty() && finals.isEmpty()) {
+                List<Tile>[] own = byEntity.get(entity);
+                FeatureStore.Window[] finals = latest.get(entity);
+                if (own == null && finals == null) {
                     continue;
                 }
                 Map<String, Object> features = new LinkedHashMap<>();
                 for (int f = 0; f < spec.features().size(); f++) {
-                    Aggregate a = current(spec.features().get(f), tiles, own.getOrDefault(f, List.of()),
-                            finals.get(f), watermark, now);
+                    Aggregate a = current(spec.features().get(f), own == null || own[f] == null ? List.of() : own[f],
+                            finals == null ? null : finals[f], watermark, now);
                     features.put(spec.features().get(f).name(), a == null ? null : a.value());
                 }
                 out.put(entity, features);
@@ -133,18 +136,21 @@ public final class FeatureLookup {
         }
     }
 
-    private static Aggregate current(Feature feature, Map<TileKey, Aggregate> tiles, List<TileKey> own,
-            FeatureStore.Window last, long watermark, long now) {
+    /** One tile of a lookup's entity and feature. */
+    private record Tile(long start, Aggregate aggregate) {}
+
+    private static Aggregate current(Feature feature, List<Tile> own, FeatureStore.Window last, long watermark,
+            long now) {
         FeatureWindow w = feature.window();
         if (w.kind() == FeatureWindow.Kind.ROLLING) {
             long end = w.endAtOrBefore(now);
             if (last != null && last.end() == end) {
                 return last.aggregate();
             }
-            return end > watermark ? combine(feature, tiles, own, end - w.durationMs(), end) : null;
+            return end > watermark ? combine(feature, own, end - w.durationMs(), end) : null;
         }
         long best = Long.MIN_VALUE;
-        for (TileKey t : own) {
+        for (Tile t : own) {
             for (long start = w.firstStartHolding(t.start()); start <= t.start(); start += w.slideMs()) {
                 long end = start + w.durationMs();
                 if (end > watermark && end <= now && end > best) {
@@ -153,20 +159,19 @@ public final class FeatureLookup {
             }
         }
         if (best != Long.MIN_VALUE && (last == null || best > last.end())) {
-            return combine(feature, tiles, own, best - w.durationMs(), best);
+            return combine(feature, own, best - w.durationMs(), best);
         }
         return last != null && last.end() <= now ? last.aggregate() : null;
     }
 
-    private static Aggregate combine(Feature feature, Map<TileKey, Aggregate> tiles, List<TileKey> own, long start,
-            long end) {
+    private static Aggregate combine(Feature feature, List<Tile> own, long start, long end) {
         Aggregate sum = null;
-        for (TileKey t : own) {
+        for (Tile t : own) {
             if (t.start() >= start && t.start() < end) {
                 if (sum == null) {
                     sum = new Aggregate(feature.function());
                 }
-                sum.merge(tiles.get(t));
+                sum.merge(t.aggregate());
             }
         }
         return sum;

@@ -363,25 +363,36 @@ public final class FeatureStore {
 
     /**
      * Writes the tiles the round changed ({@link Aggregate#dirty}, cleared here) that a window not yet final still
-     * needs ({@code keep}); a changed tile the watermark already passed is not written only to be deleted again. The
-     * statements run on {@code writes}' thread: the caller goes on computing meanwhile.
+     * needs ({@code keep}); a changed tile the watermark already passed is not written only to be deleted again.
+     * {@code changed}: the keys of the tiles the round changed, when it listed them (else null: every tile held is
+     * looked at). The statements run on {@code writes}' thread: the caller goes on computing meanwhile.
      */
-    void writeTiles(Connection c, FeatureViewSpec spec, Map<TileKey, Aggregate> tiles,
+    void writeTiles(Connection c, FeatureViewSpec spec, Collection<TileKey> changed, Map<TileKey, Aggregate> tiles,
             java.util.function.Predicate<TileKey> keep, BackgroundWrites writes) throws SQLException {
         try (ArrayBatch batch = new ArrayBatch(c, "INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, agg) "
                 + "SELECT * FROM unnest(?::text[], ?::smallint[], ?::bigint[], ?::bytea[]) ON CONFLICT (entity, "
                 + "feature, tile_start) DO UPDATE SET agg = EXCLUDED.agg", writes, "text", "smallint", "bigint",
                 "bytea")) {
-            for (Map.Entry<TileKey, Aggregate> e : tiles.entrySet()) {
-                Aggregate a = e.getValue();
-                if (!a.dirty) {
-                    continue;
+            if (changed != null) {
+                for (TileKey k : changed) {
+                    write(batch, k, tiles.get(k), keep);
                 }
-                a.dirty = false;
-                if (keep.test(e.getKey())) {
-                    batch.add(e.getKey().entity(), (short) e.getKey().feature(), e.getKey().start(), a.toBytes());
+            } else {
+                for (Map.Entry<TileKey, Aggregate> e : tiles.entrySet()) {
+                    write(batch, e.getKey(), e.getValue(), keep);
                 }
             }
+        }
+    }
+
+    private static void write(ArrayBatch batch, TileKey k, Aggregate a, java.util.function.Predicate<TileKey> keep)
+            throws SQLException {
+        if (a == null || !a.dirty) {
+            return;
+        }
+        a.dirty = false;
+        if (keep.test(k)) {
+            batch.add(k.entity(), (short) k.feature(), k.start(), a.toBytes());
         }
     }
 

@@ -30,13 +30,32 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
     private final Deque<Row> rows = new ArrayDeque<>();
     private long produced;
 
+    /** Per feature: its window, the first start of a window ending after {@code from}, the last of one ending by the
+     * watermark (worked out once, not for each tile held). */
+    private final FeatureWindow[] windows;
+    private final long[] firstStarts;
+    private final long[] lastStarts;
+
     FinalWindows(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long from, long watermark,
             FeatureStore.LatestWriter latest) {
         this.spec = spec;
         this.from = from;
         this.watermark = watermark;
         this.latest = latest;
-        if (watermark == Long.MIN_VALUE || watermark <= from) {
+        int n = spec.features().size();
+        this.windows = new FeatureWindow[n];
+        this.firstStarts = new long[n];
+        this.lastStarts = new long[n];
+        boolean any = false;
+        for (int f = 0; f < n; f++) {
+            FeatureWindow w = spec.features().get(f).window();
+            windows[f] = w;
+            firstStarts[f] = from == Long.MIN_VALUE ? Long.MIN_VALUE
+                    : (Math.floorDiv(from - w.durationMs(), w.slideMs()) + 1) * w.slideMs();
+            lastStarts[f] = watermark - w.durationMs();
+            any |= watermark != Long.MIN_VALUE && firstStarts[f] <= lastStarts[f];
+        }
+        if (watermark == Long.MIN_VALUE || watermark <= from || !any) {
             this.relevant = new TileKey[0];
             this.aggregates = new Aggregate[0];
         } else {
@@ -88,18 +107,12 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
 
     /** The first start of a window holding the tile that ends after {@code from}. */
     private long firstStart(TileKey tile) {
-        FeatureWindow w = spec.features().get(tile.feature()).window();
-        long first = w.firstStartHolding(tile.start());
-        if (from != Long.MIN_VALUE) {
-            first = Math.max(first, (Math.floorDiv(from - w.durationMs(), w.slideMs()) + 1) * w.slideMs());
-        }
-        return first;
+        return Math.max(windows[tile.feature()].firstStartHolding(tile.start()), firstStarts[tile.feature()]);
     }
 
     /** The last start of a window holding the tile that ends at or before the watermark. */
     private long lastStart(TileKey tile) {
-        FeatureWindow w = spec.features().get(tile.feature()).window();
-        return Math.min(tile.start(), watermark - w.durationMs());
+        return Math.min(tile.start(), lastStarts[tile.feature()]);
     }
 
     @Override

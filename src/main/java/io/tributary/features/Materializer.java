@@ -107,8 +107,18 @@ public final class Materializer {
         }
     }
 
+    /** The round's own CPU and garbage, for its DEBUG line: on a shared machine its wall time says more about the load. */
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private static long allocated() {
+        return THREADS instanceof com.sun.management.ThreadMXBean t ? t.getCurrentThreadAllocatedBytes() : -1;
+    }
+
     private MaterializeResult round(Connection c, FeatureViewSpec spec) throws SQLException {
         long t0 = System.nanoTime();
+        long cpu0 = THREADS.getCurrentThreadCpuTime();
+        long bytes0 = allocated();
         FeatureState st = store.lockState(c, spec.id(), LOCK_WAIT_MS);
         if (st == null) {
             throw new FeatureViewGoneException("feature view " + spec.name() + " was deleted");
@@ -127,7 +137,10 @@ public final class Materializer {
         if (tiles == null) {
             tiles = store.loadTiles(c, spec);
         }
-        Reading r = new Reading(spec, tiles, st.maxEventTime());
+        // A round after the first lists the tiles it changes, so writing them does not walk every tile held (a live
+        // view holds every entity's tiles of its longest window; a round changes those of a second's records). A
+        // first round changes nearly all it holds: the list would only double its memory, so it walks them.
+        Reading r = new Reading(spec, tiles, st.maxEventTime(), st.version() < 0 ? null : new ArrayList<>());
         long watermark = st.watermark();
         long upTo;
         long committedAt = 0;
@@ -195,7 +208,9 @@ public final class Materializer {
         // The tiles and newest windows go to PostgreSQL on a thread of their own while this one computes the windows
         // and writes the offline file; the connection is this thread's again after await.
         try (FeatureStore.BackgroundWrites writes = new FeatureStore.BackgroundWrites()) {
-            store.writeTiles(c, spec, tiles, k -> !expired(spec, k, wm), writes);
+            long[] cut = expiryCuts(spec, wm);
+            store.writeTiles(c, spec, r.changed, tiles,
+                    k -> !expired(cut, k), writes);
             try (FeatureStore.LatestWriter latestWriter = store.latestWriter(c, spec, writes)) {
                 FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
                 if (!progress.holds(upTo, firstFiles)) {
@@ -221,10 +236,14 @@ public final class Materializer {
         // Where a round's time goes (bench/features' freshness): reading the source, the offline table's file and
         // commit (tiles and newest windows sent to PostgreSQL meanwhile), waiting for those writes to end, expiry and
         // state.
-        LOG.debugf("round of %s to version %d: %d records read in %d ms, %d final windows written in %d ms, online "
-                + "writes awaited %d ms, expiry and state in %d ms (%d tiles held)", spec.name(), upTo, r.read,
-                (t1 - t0) / 1_000_000, finalWindows, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000,
-                (System.nanoTime() - t3) / 1_000_000, tiles.size());
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("round of %s to version %d: %d records read in %d ms, %d final windows written in %d ms, "
+                    + "online writes awaited %d ms, expiry and state in %d ms (%d tiles held); the round's thread "
+                    + "used %d ms of CPU and allocated %d KB", spec.name(), upTo, r.read, (t1 - t0) / 1_000_000,
+                    finalWindows, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000,
+                    tiles.size(), (THREADS.getCurrentThreadCpuTime() - cpu0) / 1_000_000,
+                    (allocated() - bytes0) / 1024);
+        }
         return new MaterializeResult(st.version(), upTo, r.read, r.late, finalWindows, watermark, upTo < 0);
     }
 
@@ -260,15 +279,18 @@ public final class Materializer {
     private static final class Reading {
         private final FeatureViewSpec spec;
         private final Map<TileKey, Aggregate> tiles;
+        /** The tiles this round changed, each once; null: not listed (see the caller). */
+        final List<TileKey> changed;
         long maxEvent;
         long read;
         long late;
         long skipped;
 
-        Reading(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long maxEvent) {
+        Reading(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long maxEvent, List<TileKey> changed) {
             this.spec = spec;
             this.tiles = tiles;
             this.maxEvent = maxEvent;
+            this.changed = changed;
         }
 
         /** Every row of {@code changes}; one older than {@code watermark} is dropped and counted. */
@@ -294,6 +316,9 @@ public final class Materializer {
                     if (a == null) {
                         a = new Aggregate(feature.function());
                         tiles.put(key, a);
+                    }
+                    if (!a.dirty && changed != null) {
+                        changed.add(key);
                     }
                     a.dirty = true;
                     Object value = feature.column() == null ? Boolean.TRUE : EntityKeys.extract(row, feature.column());
@@ -352,13 +377,26 @@ public final class Materializer {
         if (watermark == Long.MIN_VALUE) {
             return;
         }
-        tiles.keySet().removeIf(k -> expired(spec, k, watermark));
+        long[] cut = expiryCuts(spec, watermark);
+        tiles.keySet().removeIf(k -> expired(cut, k));
+    }
+
+    /**
+     * Per feature, the greatest tile start no window that is not yet final holds ({@link Long#MIN_VALUE}: none):
+     * worked out once per round rather than for each of the tiles held.
+     */
+    private static long[] expiryCuts(FeatureViewSpec spec, long watermark) {
+        long[] cut = new long[spec.features().size()];
+        for (int f = 0; f < cut.length; f++) {
+            long d = spec.features().get(f).window().durationMs();
+            cut[f] = watermark == Long.MIN_VALUE || watermark - d > watermark ? Long.MIN_VALUE : watermark - d;
+        }
+        return cut;
     }
 
     /** No window that is not yet final holds the tile. */
-    private static boolean expired(FeatureViewSpec spec, TileKey k, long watermark) {
-        return watermark != Long.MIN_VALUE
-                && k.start() <= watermark - spec.features().get(k.feature()).window().durationMs();
+    private static boolean expired(long[] cut, TileKey k) {
+        return cut[k.feature()] != Long.MIN_VALUE && k.start() <= cut[k.feature()];
     }
 
     static long minus(long t, long d) {

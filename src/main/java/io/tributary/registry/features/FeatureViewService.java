@@ -37,7 +37,6 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -266,33 +265,44 @@ public class FeatureViewService {
                 + "': " + e.getMessage()));
     }
 
-    /** The lookup's answer: per key its entity columns (and as_of), then its features; null for a missing entity. */
+    /**
+     * The lookup's answer: per key its entity columns (and as_of), then its features; null for a missing entity.
+     * Written straight to the bytes, with no map per key in between (a lookup's garbage is what the collector's pauses,
+     * which lookups wait in, are made of).
+     */
     private static JsonBody body(FeatureViewSpec spec, List<FeatureLookup.Key> parsed, List<List<Object>> entityValues,
             List<Map<String, Object>> found) {
-        List<Object> out = new ArrayList<>(found.size());
-        for (int i = 0; i < found.size(); i++) {
-            Map<String, Object> features = found.get(i);
-            if (features == null) {
-                out.add(null);
-                continue;
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64 + 128 * found.size());
+        try (com.fasterxml.jackson.core.JsonGenerator g = RegistryJson.MAPPER.createGenerator(bytes)) {
+            g.writeStartObject();
+            g.writeArrayFieldStart("results");
+            for (int i = 0; i < found.size(); i++) {
+                Map<String, Object> features = found.get(i);
+                if (features == null) {
+                    g.writeNull();
+                    continue;
+                }
+                g.writeStartObject();
+                for (int e = 0; e < spec.entityNames().size(); e++) {
+                    g.writeFieldName(spec.entityNames().get(e));
+                    g.writeObject(entityValues.get(i).get(e));
+                }
+                if (parsed.get(i).asOf() != null) {
+                    g.writeStringField("as_of", parsed.get(i).asOf().toString());
+                }
+                for (Map.Entry<String, Object> f : features.entrySet()) {
+                    g.writeFieldName(f.getKey());
+                    Object v = f.getValue();
+                    g.writeObject(v instanceof Double d && (d.isNaN() || d.isInfinite()) ? null : v);
+                }
+                g.writeEndObject();
             }
-            Map<String, Object> r = new LinkedHashMap<>();
-            for (int e = 0; e < spec.entityNames().size(); e++) {
-                r.put(spec.entityNames().get(e), entityValues.get(i).get(e));
-            }
-            if (parsed.get(i).asOf() != null) {
-                r.put("as_of", parsed.get(i).asOf().toString());
-            }
-            features.forEach((k, v) -> r.put(k, v instanceof Double d && (d.isNaN() || d.isInfinite()) ? null : v));
-            out.add(r);
-        }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("results", out);
-        try {
-            return new JsonBody(RegistryJson.MAPPER.writeValueAsBytes(body));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
+        return new JsonBody(bytes.toByteArray());
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
