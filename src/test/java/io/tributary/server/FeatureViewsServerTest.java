@@ -777,6 +777,13 @@ class FeatureViewsServerTest {
         assertThat(onlineObjects(id)).as("the view's state row and tables while it lives").isEqualTo(3);
 
         as(ALICE).delete(STREAMS + "/" + stream).then().statusCode(200);
+        // Until it is deleted its owner reads it (SPEC §10.3: what it computed stays readable): the source's owner and
+        // grants are gone with the source, so owning the view decides. Before, GET was a 403 for its owner.
+        await().atMost(WAIT).untilAsserted(() -> assertThat(status(view)
+                .getString("materialization_status.state")).isEqualTo("STOPPED"));
+        as(ALICE).body("{\"keys\": [{\"value_user_id\": \"u1\"}]}").post(VIEWS + "/" + view + "/lookup").then()
+                .statusCode(200).body("results[0].tx_count_10m", org.hamcrest.Matchers.equalTo(1));
+        as(BOB).get(VIEWS + "/" + view).then().statusCode(403);
         io.tributary.registry.features.FeatureViewServiceAccess.forget(views, id);
         as(ALICE).delete(VIEWS + "/" + view).then().statusCode(200);
         as(ALICE).get(VIEWS + "/" + view).then().statusCode(404);

@@ -168,8 +168,8 @@ public class FeatureViewService {
             List<FeatureView> out = new ArrayList<>();
             for (FeatureViewRow row : registry.list(p)) {
                 SyncedTableStore.Source src = sources.source(row.sourceTableName());
-                if (AccessPolicy.allows(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
-                        Privilege.SELECT)) {
+                if (AccessPolicy.allows(caller, readOwner(src, row), sources.privileges(row.sourceTableName(),
+                        caller.name()), Privilege.SELECT)) {
                     out.add(view(row));
                 }
             }
@@ -438,9 +438,18 @@ public class FeatureViewService {
         FeatureViewRow row = registry.find(fullName).orElseThrow(() -> ApiException.notFound("feature view '"
                 + fullName + "' does not exist"));
         SyncedTableStore.Source src = sources.source(row.sourceTableName());
-        AccessPolicy.require(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
+        AccessPolicy.require(caller, readOwner(src, row), sources.privileges(row.sourceTableName(), caller.name()),
                 Privilege.SELECT, "table", row.sourceTableName());
         return row;
+    }
+
+    /**
+     * Whose ownership grants reading the view: the source's owner while the source exists; once it is deleted (no
+     * registered table of its name), the view's own (SPEC §10.1, §10.3: what it computed stays readable until it is
+     * deleted, and nobody but an admin holds SELECT on a source that is gone; before, its owner got 403 on GET).
+     */
+    private static String readOwner(SyncedTableStore.Source src, FeatureViewRow row) {
+        return src.owner() != null ? src.owner() : row.owner();
     }
 
     /** How long a lookup reuses a view's row and a caller's access to it (as synced tables' lookups: SPEC §9.1). */
