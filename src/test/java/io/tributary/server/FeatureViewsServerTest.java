@@ -777,10 +777,94 @@ class FeatureViewsServerTest {
         assertThat(onlineObjects(id)).as("the view's state row and tables while it lives").isEqualTo(3);
 
         as(ALICE).delete(STREAMS + "/" + stream).then().statusCode(200);
+        // Until it is deleted its owner reads it (SPEC §10.3: what it computed stays readable): the source's owner and
+        // grants are gone with the source, so owning the view decides. Before, GET was a 403 for its owner.
+        await().atMost(WAIT).untilAsserted(() -> assertThat(status(view)
+                .getString("materialization_status.state")).isEqualTo("STOPPED"));
+        as(ALICE).body("{\"keys\": [{\"value_user_id\": \"u1\"}]}").post(VIEWS + "/" + view + "/lookup").then()
+                .statusCode(200).body("results[0].tx_count_10m", org.hamcrest.Matchers.equalTo(1));
+        as(BOB).get(VIEWS + "/" + view).then().statusCode(403);
         io.tributary.registry.features.FeatureViewServiceAccess.forget(views, id);
         as(ALICE).delete(VIEWS + "/" + view).then().statusCode(200);
         as(ALICE).get(VIEWS + "/" + view).then().statusCode(404);
         assertThat(onlineObjects(id)).as("state row, tiles and latest windows left after the delete").isZero();
+    }
+
+    private static String directStream(String name, String properties) {
+        as(ALICE).body("{\"name\": \"" + name + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": "
+                + "\"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{" + properties.replace("\"", "\\\"")
+                + "}}\"}}}, \"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + name
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        return name;
+    }
+
+    @Inject
+    io.tributary.registry.features.FeatureViewStore featureViewRows;
+
+    /**
+     * A view deleted and created again under its name over other entity columns and features by another server,
+     * while this server remembers the old view for its lookups (up to 2 s): lookups answer for the new view at once.
+     * Before, the old view's online tables were gone, so a key as of now was a 404 for a view that exists, a key the
+     * new view takes was a 400 (checked against the old entity columns), and an as-of key read the new view's offline
+     * table with the old definition: 200 with nothing found.
+     */
+    @Test
+    void aViewCreatedAgainElsewhereOverOtherColumnsIsLookedUpAsTheNewView() throws Exception {
+        String first = directStream("main." + unique("va") + ".transactions",
+                "\"user_id\":{\"type\":\"string\"},\"amount\":{\"type\":\"number\"},"
+                        + "\"event_time\":{\"type\":\"integer\"}");
+        String second = directStream("main." + unique("vb") + ".visits",
+                "\"account\":{\"type\":\"string\"},\"event_time\":{\"type\":\"integer\"}");
+        String view = first + "_features";
+        as(ALICE).body(definition(view, first)).post(VIEWS).then().statusCode(200);
+        as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"value\": {\"user_id\": "
+                + "\"u1\", \"amount\": 1.5, \"event_time\": " + BASE + "}}]}").post(STREAMS + "/" + first
+                + "/records").then().statusCode(200);
+        as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"value\": {\"account\": "
+                + "\"a1\", \"event_time\": " + BASE + "}}]}").post(STREAMS + "/" + second + "/records").then()
+                .statusCode(200);
+        awaitIngested(second, 1);
+        awaitCaughtUp(view, 1);
+        String lookup = VIEWS + "/" + view + "/lookup";
+        String oldKey = "{\"keys\": [{\"value_user_id\": \"u1\"}]}";
+        as(ALICE).body(oldKey).post(lookup).then().statusCode(200)
+                .body("results[0].tx_count_10m", org.hamcrest.Matchers.equalTo(1));
+
+        String again = "{\"name\": \"" + view + "\", \"source\": {\"stream_name\": \"" + second + "\"}, "
+                + "\"entity_columns\": [\"value.account\"], \"timestamp_column\": \"value.event_time\", "
+                + "\"features\": [{\"name\": \"visits_10m\", \"function\": \"count\", \"window\": "
+                + "{\"tumbling\": {\"duration\": \"10m\"}}}]}";
+        String newKey = "{\"keys\": [{\"value_account\": \"a1\"}]}";
+        String asOf = "{\"keys\": [{\"value_account\": \"a1\", \"as_of\": \"2026-12-01T00:00:00Z\"}]}";
+        Duration bound = Duration.ofNanos(io.tributary.registry.features.FeatureViewServiceAccess.lookupCacheNanos());
+        // Each round remembers the old view through a lookup, then another server replaces it; this one is not told.
+        for (String[] ask : List.of(new String[] {oldKey, "400"}, new String[] {newKey, "200"},
+                new String[] {asOf, "200"})) {
+            as(ALICE).body(oldKey).post(lookup).then().statusCode(200);
+            long remembered = System.nanoTime();
+            io.tributary.registry.features.FeatureViewServiceAccess.deleteElsewhere(featureViewRows, views, tables,
+                    view);
+            as(ALICE).body(again).post(VIEWS).then().statusCode(200);
+            var answer = as(ALICE).body(ask[0]).post(lookup).then().extract();
+            org.junit.jupiter.api.Assumptions.assumeTrue(System.nanoTime() - remembered < bound.toNanos(),
+                    "the machine took longer than the cache's bound to replace the view: the window was missed");
+            assertThat(answer.statusCode()).as(ask[0] + " -> " + answer.asString())
+                    .isEqualTo(Integer.parseInt(ask[1]));
+            if (ask[0].equals(oldKey)) {
+                assertThat(answer.jsonPath().getString("message")).contains("value_account");
+            } else {
+                // Found or not yet materialized: never the old view's features.
+                assertThat(answer.asString()).doesNotContain("tx_count_10m");
+            }
+            // The next round starts from the old view again.
+            io.tributary.registry.features.FeatureViewServiceAccess.deleteElsewhere(featureViewRows, views, tables,
+                    view);
+            as(ALICE).body(definition(view, first)).post(VIEWS).then().statusCode(200);
+            awaitCaughtUp(view, 1);
+            await().atMost(WAIT).untilAsserted(() -> as(ALICE).body(oldKey).post(lookup).then().statusCode(200)
+                    .body("results[0].tx_count_10m", org.hamcrest.Matchers.equalTo(1)));
+        }
     }
 
     /**

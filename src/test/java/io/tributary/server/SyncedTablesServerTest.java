@@ -235,6 +235,15 @@ class SyncedTablesServerTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(pgRows(synced)).hasSize(1));
 
         as(ALICE).delete(STREAMS + "/" + stream).then().statusCode(200);
+        // Until it is deleted its owner reads it (SPEC §9.3: its rows stay readable): the source's owner and grants
+        // are gone with the source, so owning the synced table decides. Before, GET was a 403 for its owner.
+        await().atMost(WAIT).untilAsserted(() -> as(ALICE).get(SYNCED + "/" + synced).then().statusCode(200)
+                .body("data_synchronization_status.state", org.hamcrest.Matchers.equalTo("STOPPED")));
+        assertThat(as(ALICE).get(SYNCED).then().statusCode(200).extract().jsonPath()
+                .getList("synced_tables.name", String.class)).contains(synced);
+        as(ALICE).body("{\"keys\": [{\"value_id\": \"u1\"}]}").post(SYNCED + "/" + synced + "/lookup").then()
+                .statusCode(200).body("rows[0].value_id", org.hamcrest.Matchers.equalTo("u1"));
+        as(BOB).get(SYNCED + "/" + synced).then().statusCode(403);
         as(ALICE).delete(SYNCED + "/" + synced).then().statusCode(200);
         as(ROOT_TOKEN).get(SYNCED + "/" + synced).then().statusCode(404);
         assertThat(tableExists(synced)).isFalse();

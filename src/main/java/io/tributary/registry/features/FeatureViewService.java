@@ -167,8 +167,8 @@ public class FeatureViewService {
             List<FeatureView> out = new ArrayList<>();
             for (FeatureViewRow row : registry.list(p)) {
                 SyncedTableStore.Source src = sources.source(row.sourceTableName());
-                if (AccessPolicy.allows(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
-                        Privilege.SELECT)) {
+                if (AccessPolicy.allows(caller, readOwner(src, row), sources.privileges(row.sourceTableName(),
+                        caller.name()), Privilege.SELECT)) {
                     out.add(view(row));
                 }
             }
@@ -211,18 +211,49 @@ public class FeatureViewService {
         }
         // The view and the caller's access come from the 2 s cache (read again ahead of expiry, one read at a time,
         // on a worker); a point-in-time key, which reads the offline table, is answered on a worker too.
-        return readableViews.get(io.tributary.registry.service.ExpiringCache.perCaller(caller, fullName),
-                () -> readable(caller, fullName)).chain(row -> {
-                    FeatureViewSpec known = views.cachedSpec(row.id());
-                    return known != null ? Uni.createFrom().item(known) : Blocking.call(() -> spec(row));
-                }).chain(spec -> {
-                    ParsedKeys parsed = parse(spec, keys);
-                    if (parsed.keys().stream().allMatch(k -> k.asOf() == null)) {
-                        return lookupNow(spec, parsed);
-                    }
-                    return Blocking.call(() -> body(spec, parsed.keys(), parsed.entityValues(),
-                            views.lookup().lookup(spec, parsed.keys(), Instant.now())));
-                });
+        String cached = io.tributary.registry.service.ExpiringCache.perCaller(caller, fullName);
+        return readableViews.get(cached, () -> readable(caller, fullName))
+                .chain(row -> answer(row, keys).onFailure().recoverWithUni(e -> Blocking.call(() -> readable(caller,
+                        fullName)).chain(current -> {
+                            // The remembered view may be one another server deleted and created again under its
+                            // name (other features, other entity columns) within the cache's 2 s: its online tables
+                            // are gone (before: a 404 for a view that exists) and its keys and offline columns are not
+                            // the new view's (before: 400s for the new keys, 500s, or as-of answers read from the new
+                            // offline table with the old definition). A failure is answered only if the view is still
+                            // the one it was; otherwise the lookup runs once more, with the view as it is now.
+                            if (current.id().equals(row.id())) {
+                                return Uni.createFrom().failure(e);
+                            }
+                            readableViews.remove(cached);
+                            return answer(current, keys);
+                        })));
+    }
+
+    /** Thrown when an as-of lookup finds the view it was given is no longer the one under its name. */
+    private static final class ViewReplaced extends RuntimeException {
+        ViewReplaced() {
+            super(null, null, false, false);
+        }
+    }
+
+    private Uni<JsonBody> answer(FeatureViewRow row, List<Map<String, Object>> keys) {
+        FeatureViewSpec known = views.cachedSpec(row.id());
+        return (known != null ? Uni.createFrom().item(known) : Blocking.call(() -> spec(row))).chain(spec -> {
+            ParsedKeys parsed = parse(spec, keys);
+            if (parsed.keys().stream().allMatch(k -> k.asOf() == null)) {
+                return lookupNow(spec, parsed);
+            }
+            return Blocking.call(() -> {
+                // The offline table's location comes from the view's name: a view created again under it has its
+                // table there, with its own columns. Its registry row is read here (a worker, before a Delta scan
+                // that costs far more), since nothing else would tell the two apart.
+                if (!registry.find(row.fullName()).map(r -> r.id().equals(row.id())).orElse(false)) {
+                    throw new ViewReplaced();
+                }
+                return body(spec, parsed.keys(), parsed.entityValues(),
+                        views.lookup().lookup(spec, parsed.keys(), Instant.now()));
+            });
+        });
     }
 
     /** The request's keys, checked against the view, with each one's entity column values. */
@@ -417,9 +448,18 @@ public class FeatureViewService {
         FeatureViewRow row = registry.find(fullName).orElseThrow(() -> ApiException.notFound("feature view '"
                 + fullName + "' does not exist"));
         SyncedTableStore.Source src = sources.source(row.sourceTableName());
-        AccessPolicy.require(caller, src.owner(), sources.privileges(row.sourceTableName(), caller.name()),
+        AccessPolicy.require(caller, readOwner(src, row), sources.privileges(row.sourceTableName(), caller.name()),
                 Privilege.SELECT, "table", row.sourceTableName());
         return row;
+    }
+
+    /**
+     * Whose ownership grants reading the view: the source's owner while the source exists; once it is deleted (no
+     * registered table of its name), the view's own (SPEC §10.1, §10.3: what it computed stays readable until it is
+     * deleted, and nobody but an admin holds SELECT on a source that is gone; before, its owner got 403 on GET).
+     */
+    private static String readOwner(SyncedTableStore.Source src, FeatureViewRow row) {
+        return src.owner() != null ? src.owner() : row.owner();
     }
 
     /** How long a lookup reuses a view's row and a caller's access to it (as synced tables' lookups: SPEC §9.1). */

@@ -296,9 +296,18 @@ public class SyncedTableService {
     private SyncedTableRow readable(Principal caller, String fullName) {
         SyncedTableRow row = find(fullName);
         SyncedTableStore.Source src = registry.source(row.sourceTableName());
-        AccessPolicy.require(caller, src.owner(), registry.privileges(row.sourceTableName(), caller.name()),
+        AccessPolicy.require(caller, readOwner(src, row), registry.privileges(row.sourceTableName(), caller.name()),
                 Privilege.SELECT, "table", row.sourceTableName());
         return row;
+    }
+
+    /**
+     * Whose ownership grants reading the synced table: the source's owner while the source exists; once it is deleted
+     * (no registered table of its name), the synced table's own (SPEC §9.1, §9.3: its rows stay readable until it is
+     * deleted, and nobody but an admin holds SELECT on a source that is gone; before, its owner got 403 on GET).
+     */
+    private static String readOwner(SyncedTableStore.Source src, SyncedTableRow row) {
+        return src.owner() != null ? src.owner() : row.owner();
     }
 
     /**
@@ -317,8 +326,8 @@ public class SyncedTableService {
 
     private boolean allowed(Principal caller, SyncedTableRow row, Privilege needed) {
         SyncedTableStore.Source src = registry.source(row.sourceTableName());
-        return AccessPolicy.allows(caller, src.owner(), registry.privileges(row.sourceTableName(), caller.name()),
-                needed);
+        return AccessPolicy.allows(caller, readOwner(src, row), registry.privileges(row.sourceTableName(),
+                caller.name()), needed);
     }
 
     // ---- views
@@ -375,7 +384,7 @@ public class SyncedTableService {
         for (String path : row.primaryKeyColumns()) {
             key.add(state.column(path.replace('.', '_')));
         }
-        return new LookupTarget(row, registry.source(row.sourceTableName()).owner(), key,
+        return new LookupTarget(row, readOwner(registry.source(row.sourceTableName()), row), key,
                 reads.statement(row.pgTable(), state.columns(), key, 1),
                 reads.statement(row.pgTable(), state.columns(), key, 2));
     }

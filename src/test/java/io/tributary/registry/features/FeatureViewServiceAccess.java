@@ -12,4 +12,16 @@ public final class FeatureViewServiceAccess {
     public static void forget(FeatureViews views, String viewId) {
         views.forget(viewId);
     }
+
+    /**
+     * Deletes a view as another server's DELETE does (state row, online tables, offline table, registry row), without
+     * this server's service hearing of it: its lookups still remember the view for up to 2 s.
+     */
+    public static void deleteElsewhere(FeatureViewStore registry, FeatureViews views, io.tributary.delta.Tables tables,
+            String fullName) {
+        FeatureViewRow row = registry.find(fullName).orElseThrow();
+        views.store().drop(row.id(), row.fullName(), row.onlineTables());
+        tables.delete(row.offlineLocation());
+        registry.delete(fullName);
+    }
 }
