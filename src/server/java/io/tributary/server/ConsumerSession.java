@@ -164,8 +164,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
 
     /**
      * Whether the last fetches reached the end of every partition held, from the high watermarks (last stable
-     * offsets under read_committed) they brought back: no request is made. A partition not fetched yet, or whose
-     * topic is gone, is not at its end, so such a batch closes on the timer.
+     * offsets under read_committed) they brought back: nothing waits on the broker (for a partition whose end is not
+     * known yet the consumer asks for it in the background). A partition not fetched yet, or whose topic is gone, is
+     * not at its end, so such a batch closes on the timer.
      */
     private boolean atLogEnd() {
         Set<TopicPartition> assigned = consumer.assignment();
