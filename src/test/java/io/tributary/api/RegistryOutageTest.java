@@ -75,11 +75,6 @@ class RegistryOutageTest {
             assertThat(list.statusCode()).as(list.asString()).isEqualTo(503);
             Response stream = call().get("/api/2.0/feature-engineering/streams/main.s.nothing");
             assertThat(stream.statusCode()).as(stream.asString()).isEqualTo(503);
-            // Lookups have a route of their own (LookupRoute): the same gate.
-            Response lookup = call().body("{\"keys\": [{\"value_id\": \"u1\"}]}")
-                    .post("/api/2.0/database/synced_tables/main.s.nothing/lookup");
-            assertThat(lookup.statusCode()).as(lookup.asString()).isEqualTo(503);
-            assertThat(lookup.header("Retry-After")).isNotNull();
         }
 
         RegistryBehindProxy.proxy().mode(TcpProxy.Mode.FORWARD);
