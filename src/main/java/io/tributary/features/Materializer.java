@@ -123,7 +123,7 @@ public final class Materializer {
         if (st == null) {
             throw new FeatureViewGoneException("feature view " + spec.name() + " was deleted");
         }
-        long latest = tables.open(spec.sourceLocation()).status().version();
+        long latest = tables.open(spec.sourceLocation()).version();
         if (latest < st.version()) {
             throw ChangesUnavailableException.replaced(spec.sourceLocation(), st.version(), "its latest version is "
                     + latest);
@@ -214,7 +214,7 @@ public final class Materializer {
             try (FeatureStore.LatestWriter latestWriter = store.latestWriter(c, spec, writes)) {
                 FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
                 if (!progress.holds(upTo, firstFiles)) {
-                    OfflineFeatures.append(table, table.status().version(), spec, rows, new OfflineFeatures.Progress(upTo,
+                    OfflineFeatures.append(table, table.version(), spec, rows, new OfflineFeatures.Progress(upTo,
                             Math.max(watermark, progress.finalThrough()), firstFiles));
                 } else {
                     rows.drain(); // the previous attempt's offline commit holds them: only the newest windows are wanted

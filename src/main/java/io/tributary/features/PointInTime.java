@@ -121,7 +121,7 @@ public final class PointInTime {
         Map<String, Windows[]> windows = offlineWindows(spec, new HashSet<>(entityOf));
         Schema schema = schema(spec, copied);
         DeltaTable out = tables.create(outputLocation, schema, Map.of());
-        long basedOn = out.status().version();
+        long basedOn = out.version();
         List<DataFile> files = new ArrayList<>();
         List<GenericRecord> chunk = new ArrayList<>();
         long matched = 0;

@@ -114,7 +114,7 @@ public final class RescuedRecords {
             try {
                 Optional<Long> version = table.rewriteRows(StreamSchema.RESCUED_DATA, StreamSchema.RESCUED_SIDE,
                         schema.rowSchema(), row -> replayRow(row, keyDecoder, valueDecoder, counts), guard);
-                return new Replay(counts[0], counts[1], version.orElseGet(() -> table.status().version()));
+                return new Replay(counts[0], counts[1], version.orElseGet(table::version));
             } catch (TableChangedException e) {
                 if (attempt >= MAX_ATTEMPTS) {
                     throw e;

@@ -110,4 +110,45 @@ class MaterializerSourceTest {
                 .hasMessageContaining("its latest version is 1");
         assertThat(store.state(spec.id()).version()).isEqualTo(before.version());
     }
+
+    /**
+     * A round needs the source's and the offline table's latest versions only; {@code status()} also walks every data
+     * file's statistics, a cost that grew with the tables (a file a second) on every round of a live view.
+     */
+    @Test
+    void aRoundReadsTheTablesVersionsWithoutWalkingTheirFiles() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger walks = new java.util.concurrent.atomic.AtomicInteger();
+        Materializer materializer = new Materializer(noStatus(tables, walks), store, MaterializeHooks.NONE);
+        materializer.run(spec);
+        append(rows(V1, 1, "u2", 2, 20));
+        materializer.run(spec);
+        assertThat(store.state(spec.id()).recordsRead()).isEqualTo(2);
+        assertThat(walks.get()).as("calls of status()").isZero();
+    }
+
+    /** The tables, whose opened tables count their {@code status()} calls. */
+    static Tables noStatus(Tables tables, java.util.concurrent.atomic.AtomicInteger walks) {
+        return (Tables) java.lang.reflect.Proxy.newProxyInstance(Tables.class.getClassLoader(),
+                new Class<?>[] {Tables.class}, (proxy, method, args) -> {
+                    Object out = invoke(tables, method, args);
+                    if (out instanceof DeltaTable table) {
+                        return java.lang.reflect.Proxy.newProxyInstance(DeltaTable.class.getClassLoader(),
+                                new Class<?>[] {DeltaTable.class}, (p, m, a) -> {
+                                    if (m.getName().equals("status")) {
+                                        walks.incrementAndGet();
+                                    }
+                                    return invoke(table, m, a);
+                                });
+                    }
+                    return out;
+                });
+    }
+
+    private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
 }

@@ -225,7 +225,7 @@ public final class GroupCommit {
                 lastVersion = result.get().tableVersion();
                 commits++;
             } else if (lastVersion < 0) {
-                lastVersion = opened.table().status().version();
+                lastVersion = opened.table().version();
             }
             Map<PartitionKey, Long> after = opened.ingester().positions();
             long version = lastVersion;
