@@ -153,16 +153,7 @@ public class FeatureViewService {
     }
 
     public Uni<FeatureViewList> list(Principal caller, String catalog, String schema) {
-        String prefix = "";
-        if (catalog != null) {
-            prefix = Names.onePart("catalog_name", catalog) + ".";
-            if (schema != null) {
-                prefix += Names.onePart("schema_name", schema) + ".";
-            }
-        } else if (schema != null) {
-            throw ApiException.invalid("schema_name", "needs catalog_name too");
-        }
-        String p = prefix;
+        String p = Names.listPrefix(catalog, schema);
         return Blocking.call(() -> {
             List<FeatureView> out = new ArrayList<>();
             for (FeatureViewRow row : registry.list(p)) {

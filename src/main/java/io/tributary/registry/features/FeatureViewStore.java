@@ -1,13 +1,11 @@
 package io.tributary.registry.features;
 
+import io.tributary.registry.store.Jdbc;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -26,111 +24,57 @@ public class FeatureViewStore {
     @Inject
     DataSource registry;
 
+    private Jdbc sql;
+
+    @PostConstruct
+    void init() {
+        sql = new Jdbc(registry, "a feature view query");
+    }
+
     /** @return false when the name or the online table prefix is taken */
     public boolean insert(FeatureViewRow row) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "INSERT INTO feature_views (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                        + "ON CONFLICT DO NOTHING")) {
-            s.setString(1, row.fullName());
-            s.setString(2, row.id());
-            s.setString(3, row.sourceTableName());
-            s.setString(4, row.sourceLocation());
-            s.setString(5, row.sourceStreamId());
-            s.setString(6, row.offlineLocation());
-            s.setString(7, row.onlineTables());
-            s.setString(8, row.definition());
-            s.setString(9, row.owner());
-            s.setTimestamp(10, Timestamp.from(row.createdAt()));
-            return s.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.update("INSERT INTO feature_views (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                + "ON CONFLICT DO NOTHING", row.fullName(), row.id(), row.sourceTableName(), row.sourceLocation(),
+                row.sourceStreamId(), row.offlineLocation(), row.onlineTables(), row.definition(), row.owner(),
+                row.createdAt()) == 1;
     }
 
     public Optional<FeatureViewRow> find(String fullName) {
-        List<FeatureViewRow> rows = query("SELECT " + COLUMNS + " FROM feature_views WHERE full_name = ?", fullName);
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+        return sql.first("SELECT " + COLUMNS + " FROM feature_views WHERE full_name = ?", FeatureViewStore::row,
+                fullName);
     }
 
     public List<FeatureViewRow> list(String prefix) {
-        return query("SELECT " + COLUMNS + " FROM feature_views WHERE full_name LIKE ? ORDER BY full_name",
-                prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        return sql.list("SELECT " + COLUMNS + " FROM feature_views WHERE full_name LIKE ? ORDER BY full_name",
+                FeatureViewStore::row, Jdbc.startingWith(prefix));
     }
 
     public List<FeatureViewRow> ofSource(String sourceLocation) {
-        return query("SELECT " + COLUMNS + " FROM feature_views WHERE source_location = ?", sourceLocation);
+        return sql.list("SELECT " + COLUMNS + " FROM feature_views WHERE source_location = ?", FeatureViewStore::row,
+                sourceLocation);
     }
 
     public Set<String> sourceLocations() {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "SELECT DISTINCT source_location FROM feature_views"); ResultSet rs = s.executeQuery()) {
-            Set<String> out = new HashSet<>();
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-            return out;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return new HashSet<>(sql.list("SELECT DISTINCT source_location FROM feature_views", rs -> rs.getString(1)));
     }
 
     /** True when a registered table sits at the location (a view's offline table must not take its place). */
     public boolean tableAt(String location) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "SELECT 1 FROM registered_tables WHERE storage_location = ?")) {
-            s.setString(1, location);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next();
-            }
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.exists("SELECT 1 FROM registered_tables WHERE storage_location = ?", location);
     }
 
     /** The stream by name: {id, ingestion table name}, or empty. */
     public Optional<String[]> stream(String fullName) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "SELECT id, table_name FROM streams WHERE full_name = ?")) {
-            s.setString(1, fullName);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? Optional.of(new String[] {rs.getString(1), rs.getString(2)}) : Optional.empty();
-            }
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.first("SELECT id, table_name FROM streams WHERE full_name = ?",
+                rs -> new String[] {rs.getString(1), rs.getString(2)}, fullName);
     }
 
     public boolean delete(String fullName) {
-        try (Connection c = registry.getConnection();
-                PreparedStatement s = c.prepareStatement("DELETE FROM feature_views WHERE full_name = ?")) {
-            s.setString(1, fullName);
-            return s.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.update("DELETE FROM feature_views WHERE full_name = ?", fullName) == 1;
     }
 
-    private List<FeatureViewRow> query(String sql, String... params) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                s.setString(i + 1, params[i]);
-            }
-            List<FeatureViewRow> out = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new FeatureViewRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9),
-                            rs.getTimestamp(10).toInstant()));
-                }
-            }
-            return out;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
-    }
-
-    private static IllegalStateException unavailable(SQLException e) {
-        return new IllegalStateException("the registry database failed on a feature view query: " + e.getMessage(),
-                e);
+    private static FeatureViewRow row(ResultSet rs) throws SQLException {
+        return new FeatureViewRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getString(7), rs.getString(8), rs.getString(9), Jdbc.instant(rs, 10));
     }
 }

@@ -1,17 +1,16 @@
 package io.tributary.registry.online;
 
 import io.tributary.online.SyncPolicy;
+import io.tributary.registry.store.Jdbc;
 import io.tributary.security.Privilege;
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -32,116 +31,77 @@ public class SyncedTableStore {
     @Inject
     DataSource registry;
 
+    private Jdbc sql;
+
+    @PostConstruct
+    void init() {
+        sql = new Jdbc(registry, "a synced table query");
+    }
+
     /** Where a source table name points and who owns it: a registered (or ingestion) table, else the warehouse's. */
     public record Source(String fullName, String registeredLocation, String owner, String streamId) {}
 
     public Source source(String fullName) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "SELECT t.storage_location, t.owner, (SELECT id FROM streams WHERE table_name = t.full_name) "
-                        + "FROM registered_tables t WHERE t.full_name = ?")) {
-            s.setString(1, fullName);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? new Source(fullName, rs.getString(1), rs.getString(2), rs.getString(3))
-                        : new Source(fullName, null, null, null);
-            }
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.first("SELECT t.storage_location, t.owner, (SELECT id FROM streams WHERE table_name = t.full_name) "
+                + "FROM registered_tables t WHERE t.full_name = ?",
+                rs -> new Source(fullName, rs.getString(1), rs.getString(2), rs.getString(3)), fullName)
+                .orElseGet(() -> new Source(fullName, null, null, null));
     }
 
     /** The privileges {@code principal} was granted on table {@code fullName}. */
     public Set<Privilege> privileges(String fullName, String principal) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "SELECT privilege FROM grants WHERE securable_type = 'TABLE' AND securable_name = ? "
-                        + "AND principal = ?")) {
-            s.setString(1, fullName);
-            s.setString(2, principal);
-            Set<Privilege> out = EnumSet.noneOf(Privilege.class);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    Privilege.fromApiName(rs.getString(1)).ifPresent(out::add);
-                }
-            }
-            return out;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        Set<Privilege> out = EnumSet.noneOf(Privilege.class);
+        sql.list("SELECT privilege FROM grants WHERE securable_type = 'TABLE' AND securable_name = ? "
+                + "AND principal = ?", rs -> rs.getString(1), fullName, principal)
+                .forEach(name -> Privilege.fromApiName(name).ifPresent(out::add));
+        return out;
     }
 
     /** True while the stream exists (by id: one created again under the same name is another). */
     public boolean streamExists(String streamId) {
-        try (Connection c = registry.getConnection();
-                PreparedStatement s = c.prepareStatement("SELECT 1 FROM streams WHERE id = ?")) {
-            s.setString(1, streamId);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next();
-            }
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.exists("SELECT 1 FROM streams WHERE id = ?", streamId);
     }
 
     /** @return false when the name or the PostgreSQL table name is taken */
     public boolean insert(SyncedTableRow row) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "INSERT INTO synced_tables (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) "
-                        + "ON CONFLICT DO NOTHING")) {
-            s.setString(1, row.fullName());
-            s.setString(2, row.id());
-            s.setString(3, row.sourceTableName());
-            s.setString(4, row.sourceLocation());
-            s.setString(5, row.sourceStreamId());
-            s.setString(6, String.join("\n", row.primaryKeyColumns()));
-            s.setString(7, row.timeseriesKey());
-            s.setString(8, row.policy().name());
-            s.setString(9, row.pgTable());
-            s.setString(10, row.owner());
-            s.setTimestamp(11, Timestamp.from(row.createdAt()));
-            return s.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.update("INSERT INTO synced_tables (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL) "
+                + "ON CONFLICT DO NOTHING", row.fullName(), row.id(), row.sourceTableName(), row.sourceLocation(),
+                row.sourceStreamId(), String.join("\n", row.primaryKeyColumns()), row.timeseriesKey(),
+                row.policy().name(), row.pgTable(), row.owner(), row.createdAt()) == 1;
     }
 
     public Optional<SyncedTableRow> find(String fullName) {
-        List<SyncedTableRow> rows = query("SELECT " + COLUMNS + " FROM synced_tables WHERE full_name = ?", fullName);
-        return rows.isEmpty() ? Optional.empty() : Optional.of(rows.get(0));
+        return sql.first("SELECT " + COLUMNS + " FROM synced_tables WHERE full_name = ?", SyncedTableStore::row,
+                fullName);
     }
 
     /** Synced tables whose name starts with {@code prefix} (e.g. {@code "main."}), by name. */
     public List<SyncedTableRow> list(String prefix) {
-        return query("SELECT " + COLUMNS + " FROM synced_tables WHERE full_name LIKE ? ORDER BY full_name",
-                prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+        return sql.list("SELECT " + COLUMNS + " FROM synced_tables WHERE full_name LIKE ? ORDER BY full_name",
+                SyncedTableStore::row, Jdbc.startingWith(prefix));
     }
 
     /** The CONTINUOUS synced tables of a source location (as the registry stores it). */
     public List<SyncedTableRow> continuousOf(String sourceLocation) {
-        return query("SELECT " + COLUMNS + " FROM synced_tables WHERE source_location = ? "
-                + "AND scheduling_policy = 'CONTINUOUS'" + LIVE, sourceLocation);
+        return sql.list("SELECT " + COLUMNS + " FROM synced_tables WHERE source_location = ? "
+                + "AND scheduling_policy = 'CONTINUOUS'" + LIVE, SyncedTableStore::row, sourceLocation);
     }
 
     /** The source locations that have a CONTINUOUS synced table. */
     public Set<String> continuousLocations() {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "SELECT DISTINCT source_location FROM synced_tables WHERE scheduling_policy = 'CONTINUOUS'" + LIVE);
-                ResultSet rs = s.executeQuery()) {
-            Set<String> out = new java.util.HashSet<>();
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-            return out;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return new HashSet<>(sql.list("SELECT DISTINCT source_location FROM synced_tables "
+                + "WHERE scheduling_policy = 'CONTINUOUS'" + LIVE, rs -> rs.getString(1)));
     }
 
     public List<SyncedTableRow> continuous() {
-        return query("SELECT " + COLUMNS + " FROM synced_tables WHERE scheduling_policy = 'CONTINUOUS'" + LIVE);
+        return sql.list("SELECT " + COLUMNS + " FROM synced_tables WHERE scheduling_policy = 'CONTINUOUS'" + LIVE,
+                SyncedTableStore::row);
     }
 
     /** Rows whose delete began and did not finish. */
     public List<SyncedTableRow> deleting() {
-        return query("SELECT " + COLUMNS + " FROM synced_tables WHERE deleting_since IS NOT NULL");
+        return sql.list("SELECT " + COLUMNS + " FROM synced_tables WHERE deleting_since IS NOT NULL",
+                SyncedTableStore::row);
     }
 
     /**
@@ -149,49 +109,18 @@ public class SyncedTableStore {
      * delete is to be finished (by the next DELETE or the catch-up) rather than a PostgreSQL table nothing refers to.
      */
     public void markDeleting(String fullName) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(
-                "UPDATE synced_tables SET deleting_since = COALESCE(deleting_since, now()) WHERE full_name = ?")) {
-            s.setString(1, fullName);
-            s.executeUpdate();
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        sql.update("UPDATE synced_tables SET deleting_since = COALESCE(deleting_since, now()) WHERE full_name = ?",
+                fullName);
     }
 
     /** @return false when it was not there */
     public boolean delete(String fullName) {
-        try (Connection c = registry.getConnection();
-                PreparedStatement s = c.prepareStatement("DELETE FROM synced_tables WHERE full_name = ?")) {
-            s.setString(1, fullName);
-            return s.executeUpdate() == 1;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
+        return sql.update("DELETE FROM synced_tables WHERE full_name = ?", fullName) == 1;
     }
 
-    private List<SyncedTableRow> query(String sql, String... params) {
-        try (Connection c = registry.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                s.setString(i + 1, params[i]);
-            }
-            List<SyncedTableRow> out = new ArrayList<>();
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new SyncedTableRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), Arrays.asList(rs.getString(6).split("\n")), rs.getString(7),
-                            SyncPolicy.valueOf(rs.getString(8)), rs.getString(9), rs.getString(10),
-                            rs.getTimestamp(11).toInstant(),
-                            rs.getTimestamp(12) == null ? null : rs.getTimestamp(12).toInstant()));
-                }
-            }
-            return out;
-        } catch (SQLException e) {
-            throw unavailable(e);
-        }
-    }
-
-    private static IllegalStateException unavailable(SQLException e) {
-        return new IllegalStateException("the registry database failed on a synced table query: " + e.getMessage(),
-                e);
+    private static SyncedTableRow row(ResultSet rs) throws SQLException {
+        return new SyncedTableRow(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                Arrays.asList(rs.getString(6).split("\n")), rs.getString(7), SyncPolicy.valueOf(rs.getString(8)),
+                rs.getString(9), rs.getString(10), Jdbc.instant(rs, 11), Jdbc.instant(rs, 12));
     }
 }

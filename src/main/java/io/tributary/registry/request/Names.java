@@ -30,6 +30,21 @@ public final class Names {
         return String.join(".", threePart(field, text));
     }
 
+    /**
+     * The name prefix a list filters on: {@code catalog_name} and optionally {@code schema_name} ({@code "c."},
+     * {@code "c.s."}), or "" for neither; a schema without its catalog is a 400.
+     */
+    public static String listPrefix(String catalog, String schema) {
+        if (catalog == null) {
+            if (schema != null) {
+                throw ApiException.invalid("schema_name", "needs catalog_name too");
+            }
+            return "";
+        }
+        String prefix = onePart("catalog_name", catalog) + ".";
+        return schema == null ? prefix : prefix + onePart("schema_name", schema) + ".";
+    }
+
     /** A one-part name (connection, secret scope, secret key), lower-cased. */
     public static String onePart(String field, String text) {
         if (text == null || text.isEmpty()) {
