@@ -2,8 +2,8 @@ package io.tributary.api;
 
 import io.smallrye.mutiny.Uni;
 import io.tributary.registry.request.RegistryJson;
-import io.tributary.registry.request.SyncedTableRequests;
-import io.tributary.registry.service.SyncedTableService;
+import io.tributary.registry.online.SyncedTableRequests;
+import io.tributary.registry.online.SyncedTableService;
 import io.tributary.registry.view.JsonBody;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;

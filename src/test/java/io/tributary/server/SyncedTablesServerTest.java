@@ -334,7 +334,7 @@ class SyncedTablesServerTest {
         online.store().register(again.spec());
         assertThat(runner.run(again)).isPresent();
         var answer = as(ALICE).body(oldKey).post(lookup).then().extract();
-        Duration bound = io.tributary.registry.service.SyncedTableServiceAccess.lookupCache();
+        Duration bound = io.tributary.registry.online.SyncedTableServiceAccess.lookupCache();
         org.junit.jupiter.api.Assumptions.assumeTrue(System.nanoTime() - remembered < bound.toNanos(),
                 "the machine took longer than the cache's bound to recreate the table: the window was missed");
         assertThat(answer.statusCode()).as(answer.asString()).isEqualTo(400);
@@ -519,7 +519,7 @@ class SyncedTablesServerTest {
                 s.setString(1, stream + "_ingestion");
                 assertThat(s.executeUpdate()).isEqualTo(1);
             }
-            Duration bound = io.tributary.registry.service.SyncedTableServiceAccess.lookupCache();
+            Duration bound = io.tributary.registry.online.SyncedTableServiceAccess.lookupCache();
             // The bound, plus room for one lookup's own time on a busy machine.
             await().atMost(bound.plusSeconds(3)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> as(BOB)
                     .body(key).post(lookup).then().statusCode(403));

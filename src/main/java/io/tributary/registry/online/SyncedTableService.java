@@ -1,4 +1,4 @@
-package io.tributary.registry.service;
+package io.tributary.registry.online;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -10,15 +10,13 @@ import io.tributary.online.OnlineColumns;
 import io.tributary.online.SyncException;
 import io.tributary.online.SyncPolicy;
 import io.tributary.online.SyncState;
-import io.tributary.registry.online.OnlineDatabase;
-import io.tributary.registry.online.OnlineReads;
-import io.tributary.registry.online.SyncRunner;
-import io.tributary.registry.online.SyncedTableRow;
-import io.tributary.registry.online.SyncedTableStore;
 import io.tributary.registry.request.ApiException;
 import io.tributary.registry.request.Names;
 import io.tributary.registry.request.RegistryJson;
-import io.tributary.registry.request.SyncedTableRequests;
+import io.tributary.registry.service.AfterCommitWorkChanged;
+import io.tributary.registry.service.Blocking;
+import io.tributary.registry.service.ExpiringCache;
+import io.tributary.registry.service.GrantsChanged;
 import io.tributary.registry.view.JsonBody;
 import io.tributary.security.AccessPolicy;
 import io.tributary.security.Principal;

@@ -1,4 +1,4 @@
-package io.tributary.registry.service;
+package io.tributary.registry.online;
 
 import java.time.Duration;
 

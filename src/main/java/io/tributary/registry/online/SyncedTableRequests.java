@@ -1,7 +1,8 @@
-package io.tributary.registry.request;
+package io.tributary.registry.online;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.tributary.registry.request.ApiRequest;
 import java.util.List;
 import java.util.Map;
 
