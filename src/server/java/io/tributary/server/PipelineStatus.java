@@ -111,6 +111,10 @@ final class PipelineStatus {
             Set<String> reset = new HashSet<>();
             result.recreations().forEach(r -> reset.add(r.topic()));
             max.keySet().removeIf(k -> reset.contains(k.topic()));
+            // The old topic's end offsets say nothing of the new one: a partition the new topic lacks would keep
+            // its old end as a lag for ever (and stall an idle stream). The next probe reads the new topic's.
+            endOffsets.keySet().removeIf(k -> reset.contains(k.topic()));
+            watch.forgetTopics(reset);
         }
         if (!result.lost().isEmpty()) {
             Map<PartitionKey, IngestionStatus.LostOffsets> merged = new TreeMap<>(lost);

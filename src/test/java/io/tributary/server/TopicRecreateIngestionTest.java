@@ -101,6 +101,31 @@ class TopicRecreateIngestionTest extends KafkaPipelineHarness {
         assertRecreated(pipeline, spec, "re-idle", oldId, newId);
     }
 
+    /**
+     * The old topic's end offsets say nothing of the new one: a partition the new topic lacks (reset to 0) kept the
+     * old end as its lag, so the stream reported lag for a partition that does not exist and, once idle, was STALLED
+     * for ever ("Kafka has not answered"). Also what a broker replaced by a new cluster with fewer partitions does.
+     */
+    @Test
+    void partitionsTheRecreatedTopicLacksKeepNoLagOfTheOldTopic() throws Exception {
+        topics.createTopic("re-fewer", 3);
+        PipelineSpec spec = stream("re_fewer", "re-fewer", topics.endOffsets("re-fewer"));
+        StreamPipeline pipeline = watched(spec);
+        List<String> want = new ArrayList<>(produce("re-fewer", 3, 30, "old"));
+        awaitSettledRows(spec, want.size());
+
+        recreate("re-fewer", 2);
+        want.addAll(produce("re-fewer", 2, 10, "new"));
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        await().atMost(Duration.ofSeconds(30)).until(pipeline::idle);
+        // Longer than the stall window (3 s): an idle stream with every record read is neither lagging nor stalled.
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            IngestionStatus s = pipeline.status();
+            assertThat(s.state()).as("%s", s.stateMessage()).isEqualTo(IngestionStatus.State.RUNNING);
+            assertThat(s.partitions()).allSatisfy(p -> assertThat(p.lag()).as("%s", p).isZero());
+        });
+    }
+
     @Test
     void positionsWithoutATopicIdBeyondTheTopicsEndAreTakenForARecreatedTopic() throws Exception {
         // A table written before topic ids were recorded, whose topic was recreated meanwhile: it stands at 500.
