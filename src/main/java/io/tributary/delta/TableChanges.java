@@ -100,6 +100,18 @@ public final class TableChanges implements TableRows {
         if (afterVersion == version) {
             return;
         }
+        try {
+            readActions(engine, afterVersion);
+        } catch (io.delta.kernel.exceptions.StartVersionNotFoundException e) {
+            throw ChangesUnavailableException.logCleanedUp(tableRoot, afterVersion, e.getEarliestAvailableVersion()
+                    .map(v -> "its earliest version is now " + v).orElse("no commit file of them is left"));
+        } catch (io.delta.kernel.exceptions.CommitRangeNotFoundException e) {
+            throw ChangesUnavailableException.logCleanedUp(tableRoot, afterVersion, "no commit file of them is left");
+        }
+    }
+
+    /** The add and remove actions of the commits after {@code afterVersion} up to {@link #version}. */
+    private void readActions(Engine engine, long afterVersion) {
         CommitRange range = TableManager.loadCommitRange(tableRoot, CommitBoundary.atVersion(afterVersion + 1))
                 .withEndBoundary(CommitBoundary.atVersion(version)).build(engine);
         try (CloseableIterator<ColumnarBatch> batches = LogActions.addAndRemoveActions(range, engine)) {
