@@ -3,10 +3,11 @@ package io.tributary.delta;
 /**
  * The commits after a version can no longer be read as "what they added" ({@link TableChanges}), though the table's
  * snapshot still holds every row: a reader that keeps a copy in step with the table has to rebuild it from the
- * snapshot (or stop). Two causes: vacuum deleted a file those commits added (it had been compacted or merged away and
- * was older than the retention) before the reader got to it; or the table at the location is another table than the
- * one the reader followed (deleted and written anew: a new table id, its versions counted from 0 again), whose
- * commits after that version are not the ones the reader missed.
+ * snapshot (or stop). Three causes: vacuum deleted a file those commits added (it had been compacted or merged away and
+ * was older than the retention) before the reader got to it; a writer cleaned up the log files of those commits (its
+ * log retention, behind a checkpoint); or the table at the location is another table than the one the reader followed
+ * (deleted and written anew: a new table id, its versions counted from 0 again), whose commits after that version are
+ * not the ones the reader missed.
  */
 public final class ChangesUnavailableException extends RuntimeException {
     private final long afterVersion;
@@ -21,6 +22,16 @@ public final class ChangesUnavailableException extends RuntimeException {
     static ChangesUnavailableException vacuumed(String tableRoot, long afterVersion, String file) {
         return new ChangesUnavailableException("the data file " + file + ", added to the table at " + tableRoot
                 + " after version " + afterVersion + ", was deleted by vacuum before it was read", afterVersion, true);
+    }
+
+    /**
+     * A writer of the table cleaned up its log (Delta's log retention, {@code delta.logRetentionDuration}: commit files
+     * older than a checkpoint are deleted) past the version the reader had reached.
+     */
+    static ChangesUnavailableException logCleanedUp(String tableRoot, long afterVersion, String earliest) {
+        return new ChangesUnavailableException("the commits of the table at " + tableRoot + " after version "
+                + afterVersion + " are no longer in its log (" + earliest + "; a writer cleaned up log files older "
+                + "than the table's log retention) before they were read", afterVersion, false);
     }
 
     /** @param how what shows it, e.g. "its table id changed from a to b" */

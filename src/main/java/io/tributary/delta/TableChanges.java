@@ -36,7 +36,10 @@ import java.util.Optional;
  * here, however large its files; and a file added after the version and compacted away since is still read (vacuum
  * keeps it for the retention), so no row is missed when the reader falls behind a compaction. A merge's new files are
  * {@code dataChange = true} and are read like an append's. Removes are not reported: a reader that keeps the latest
- * row per key sees a merge's rewritten rows again in its new files, which is idempotent for it.
+ * row per key sees a merge's rewritten rows again in its new files, which is idempotent for it. A reader that counts
+ * rows (a feature view) asks {@link #netOfRewrites()}: the rows of the files the commits removed with
+ * {@code dataChange = true} are then taken out of the rows their adds bring, so a rewrite (a rescued-records replay,
+ * another writer's UPDATE or MERGE) yields only the rows it changed or added, not its files' other rows again.
  *
  * <p>Only tables whose data files hold every column under its own name are read this way: no partition columns, no
  * column mapping, no deletion vectors (every ingestion table; {@link UnsupportedOperationException} names which one a
@@ -54,6 +57,12 @@ public final class TableChanges implements TableRows {
     private StructType readSchema;
     private final List<LeafColumn> columns;
     private final List<LogActions.AddedFile> files = new ArrayList<>();
+    /** The data files the commits removed with {@code dataChange = true} (a rewrite's, a delete's). */
+    private final List<LogActions.RemovedFile> removed = new ArrayList<>();
+    private boolean net;
+    /** With {@link #net}: the removed files' rows (canonical, see {@link #canonical}) and how many of each remain. */
+    private Map<Object, int[]> removedRows;
+    private long rowsNetted;
     private int nextFile;
     private CloseableIterator<ColumnarBatch> data;
     private final Deque<Map<String, Object>> pending = new ArrayDeque<>();
@@ -91,13 +100,32 @@ public final class TableChanges implements TableRows {
         if (afterVersion == version) {
             return;
         }
+        try {
+            readActions(engine, afterVersion);
+        } catch (io.delta.kernel.exceptions.StartVersionNotFoundException e) {
+            throw ChangesUnavailableException.logCleanedUp(tableRoot, afterVersion, e.getEarliestAvailableVersion()
+                    .map(v -> "its earliest version is now " + v).orElse("no commit file of them is left"));
+        } catch (io.delta.kernel.exceptions.CommitRangeNotFoundException e) {
+            throw ChangesUnavailableException.logCleanedUp(tableRoot, afterVersion, "no commit file of them is left");
+        }
+    }
+
+    /** The add and remove actions of the commits after {@code afterVersion} up to {@link #version}. */
+    private void readActions(Engine engine, long afterVersion) {
         CommitRange range = TableManager.loadCommitRange(tableRoot, CommitBoundary.atVersion(afterVersion + 1))
                 .withEndBoundary(CommitBoundary.atVersion(version)).build(engine);
-        try (CloseableIterator<ColumnarBatch> batches = LogActions.addActions(range, engine)) {
+        try (CloseableIterator<ColumnarBatch> batches = LogActions.addAndRemoveActions(range, engine)) {
             while (batches.hasNext()) {
                 ColumnarBatch batch = batches.next();
                 ColumnVector adds = LogActions.adds(batch);
+                ColumnVector removes = LogActions.removes(batch);
                 for (int row = 0; row < batch.getSize(); row++) {
+                    if (!removes.isNullAt(row)) {
+                        LogActions.RemovedFile file = LogActions.removedFile(removes, row);
+                        if (file.dataChange()) {
+                            removed.add(file);
+                        }
+                    }
                     if (adds.isNullAt(row)) {
                         continue;
                     }
@@ -222,6 +250,26 @@ public final class TableChanges implements TableRows {
         return this;
     }
 
+    /**
+     * Takes the rows of the data files the commits removed with {@code dataChange = true} out of the rows their adds
+     * bring (as a multiset, compared on the columns read, see {@link #only}): a file rewritten with one row changed
+     * yields that row alone, a file removed outright yields nothing (its rows are not reported gone). For a reader
+     * that must not count a row twice (a feature view). The removed files are read whole before the first row, held
+     * in memory by their columns read. Call it before the first row; rows only, not {@link #nextBatch}.
+     */
+    public TableChanges netOfRewrites() {
+        if (data != null || nextFile > 0) {
+            throw new IllegalStateException("netting rewrites is chosen before the first row");
+        }
+        net = true;
+        return this;
+    }
+
+    /** With {@link #netOfRewrites}: rows of added files left out because a removed file of the commits held them. */
+    public long rowsNetted() {
+        return rowsNetted;
+    }
+
     /** The latest schema's columns, structs opened up. */
     public List<LeafColumn> columns() {
         return columns;
@@ -236,6 +284,9 @@ public final class TableChanges implements TableRows {
     public boolean hasNext() {
         if (snapshotRows != null) {
             return snapshotRows.hasNext();
+        }
+        if (net && removedRows == null && !removed.isEmpty()) {
+            removedRows = readRemoved();
         }
         while (pending.isEmpty()) {
             ColumnarBatch b = nextData();
@@ -259,6 +310,9 @@ public final class TableChanges implements TableRows {
         }
         if (!pending.isEmpty()) {
             throw new IllegalStateException("rows were already taken one at a time");
+        }
+        if (net) {
+            throw new IllegalStateException("rows netted of rewrites are taken one at a time");
         }
         ColumnarBatch b = nextData();
         return b == null ? null : new FilteredColumnarBatch(b, Optional.empty());
@@ -296,9 +350,59 @@ public final class TableChanges implements TableRows {
         }
     }
 
+    /** Every row of the removed files, counted by its canonical form. */
+    private Map<Object, int[]> readRemoved() {
+        Map<Object, int[]> out = new java.util.HashMap<>();
+        for (LogActions.RemovedFile file : removed) {
+            String path = resolve(file.logPath());
+            try {
+                long size = file.size() >= 0 ? file.size()
+                        : engine.getFileSystemClient().getFileStatus(path).getSize();
+                FileStatus status = FileStatus.of(path, size, 0);
+                try (CloseableIterator<ColumnarBatch> rows = engine.getParquetHandler().readParquetFiles(
+                        KernelIterators.singleton(status), readSchema, Optional.empty()).map(r -> r.getData())) {
+                    while (rows.hasNext()) {
+                        ColumnarBatch b = rows.next();
+                        for (int row = 0; row < b.getSize(); row++) {
+                            out.computeIfAbsent(canonical(row(b, row)), k -> new int[1])[0]++;
+                        }
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                if (gone(file.logPath())) {
+                    throw ChangesUnavailableException.vacuumed(tableRoot, afterVersion, file.logPath());
+                }
+                throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+            }
+        }
+        return out;
+    }
+
+    /** A row's value with binary as {@link java.nio.ByteBuffer} at any depth, so that equal rows are equal objects. */
+    private static Object canonical(Object v) {
+        if (v instanceof byte[] b) {
+            return java.nio.ByteBuffer.wrap(b);
+        }
+        if (v instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new java.util.HashMap<>();
+            m.forEach((k, x) -> out.put(k, canonical(x)));
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            l.forEach(x -> out.add(canonical(x)));
+            return out;
+        }
+        return v;
+    }
+
     private boolean gone(LogActions.AddedFile file) {
+        return gone(file.logPath());
+    }
+
+    private boolean gone(String logPath) {
         try {
-            engine.getFileSystemClient().getFileStatus(resolve(file.logPath()));
+            engine.getFileSystemClient().getFileStatus(resolve(logPath));
             return false;
         } catch (java.io.FileNotFoundException e) {
             return true;
@@ -319,15 +423,29 @@ public final class TableChanges implements TableRows {
     }
 
     private void add(ColumnarBatch b) {
-        StructType s = b.getSchema();
         for (int row = 0; row < b.getSize(); row++) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            for (int c = 0; c < s.length(); c++) {
-                StructField f = s.at(c);
-                out.put(f.getName(), TableReader.value(b.getColumnVector(c), row, f.getDataType()));
+            Map<String, Object> out = row(b, row);
+            if (removedRows != null) {
+                int[] left = removedRows.get(canonical(out));
+                if (left != null && left[0] > 0) {
+                    // The same row in a removed file: a rewrite carried it over unchanged.
+                    left[0]--;
+                    rowsNetted++;
+                    continue;
+                }
             }
             pending.addLast(out);
         }
+    }
+
+    private static Map<String, Object> row(ColumnarBatch b, int row) {
+        StructType s = b.getSchema();
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int c = 0; c < s.length(); c++) {
+            StructField f = s.at(c);
+            out.put(f.getName(), TableReader.value(b.getColumnVector(c), row, f.getDataType()));
+        }
+        return out;
     }
 
     /** A data file path as the log records it (URI-encoded, relative to the table or absolute) as a file to open. */

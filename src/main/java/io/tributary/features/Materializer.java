@@ -188,8 +188,10 @@ public final class Materializer {
             // commit: catching up a long backlog goes in bounded steps).
             upTo = Math.min(latest, st.version() + MAX_COMMITS);
             for (long v = st.version() + 1; v <= upTo; v++) {
+                // A commit that rewrites files (a rescued-records replay, another writer's UPDATE or MERGE) brings
+                // only the rows it changed: the rewritten files' other rows were read when they were first added.
                 try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), v - 1, v)
-                        .only(columnsRead(spec))) {
+                        .only(columnsRead(spec)).netOfRewrites()) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
                     // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).

@@ -26,8 +26,9 @@ public record OpenedIngester(TableSnapshot table, StreamIngester ingester) {
      */
     public static OpenedIngester open(Tables tables, PipelineSpec spec, WriteGuard guard) {
         StreamSchema schema = StreamSchema.of(
-                SideSchema.compile(spec.keySchema(), "schema_config.key_schema"),
-                SideSchema.compile(spec.valueSchema(), "schema_config.payload_schema"), spec.rescueUndecodable());
+                SideSchema.compileExisting(spec.keySchema(), "schema_config.key_schema"),
+                SideSchema.compileExisting(spec.valueSchema(), "schema_config.payload_schema"),
+                spec.rescueUndecodable());
         DeltaTable table;
         try {
             table = tables.open(spec.tableLocation());

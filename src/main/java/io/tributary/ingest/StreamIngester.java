@@ -109,6 +109,40 @@ public final class StreamIngester {
     }
 
     /**
+     * The partitions of {@code ends} (end offsets just read from Kafka) whose log ends before the table's position
+     * while the topic id the position records is still the topic's: Kafka lost records the table holds (an unclean
+     * leader election, a truncated or restored log), and the records it writes at offsets below the position cannot
+     * be told from the ones the table has. (A topic deleted and created again has another id: {@link TopicResets}
+     * starts it over at its first batch.) Each with the table's position. Asks Kafka for the topics' ids only when
+     * some end lies below its position; empty without topic ids (no Kafka: a runtime that has none).
+     */
+    public Map<PartitionKey, Long> truncatedLogs(Map<PartitionKey, Long> ends) {
+        TopicIds ids = topicIds;
+        if (ids == null) {
+            return Map.of();
+        }
+        Map<PartitionKey, io.tributary.delta.PartitionPosition> details = tablePositions.details();
+        Map<PartitionKey, Long> behind = new HashMap<>();
+        ends.forEach((p, end) -> {
+            io.tributary.delta.PartitionPosition at = details.get(p);
+            if (at != null && at.topicId().isPresent() && end != null && end < at.next()) {
+                behind.put(p, at.next());
+            }
+        });
+        if (behind.isEmpty()) {
+            return Map.of();
+        }
+        Set<String> topics = new TreeSet<>();
+        behind.keySet().forEach(p -> topics.add(p.topic()));
+        Map<String, TopicIds.Topic> current = ids.describe(topics);
+        behind.keySet().removeIf(p -> {
+            TopicIds.Topic t = current.get(p.topic());
+            return t == null || !details.get(p).topicId().get().equals(t.id());
+        });
+        return behind;
+    }
+
+    /**
      * What the batch being ingested is at, for a runtime's stall watchdog: {@code "decode"} (looking up the writer
      * schemas its messages name), {@code "write"} (decoding its records into Parquet data files), {@code "commit"}
      * (the Delta commit, under the write guard); null while no batch is being ingested. Readable from any thread.

@@ -71,6 +71,43 @@ final class RegistrySchemaCompiler {
         return build(pinned, client, registered, subjectField, recordPrefix);
     }
 
+    /**
+     * For a pipeline (re)opening a stream that exists: the subject's latest version, or, when the latest cannot be
+     * the stream's column (a schema of another format, or JSON, registered under the subject, one with references,
+     * a recursive record: a registry with compatibility NONE accepts anything), the newest earlier version that can.
+     * A stream's table keeps being written as before, and the new version's messages decode to NULL (counted), as
+     * they do for a pipeline that was already running; without this, every start failed for ever on a schema the
+     * stream never used. A create still refuses such a latest version ({@link #compile}). An unreachable registry,
+     * a pinned version and a subject with no usable version fail as {@link #compile} does.
+     */
+    static CompiledSide compileNewestUsable(SchemaSource.Registry source, String field, String recordPrefix) {
+        try {
+            return compile(source, field, recordPrefix);
+        } catch (InvalidSchemaException latest) {
+            if (source.version() != null || latest.getCause() instanceof SchemaRegistryUnavailableException
+                    || source.access() == null || !isHttpUrl(source.access().url())) {
+                throw latest;
+            }
+            java.util.List<Integer> versions;
+            try {
+                versions = RegistryClient.shared(source.access()).versions(source.subject());
+            } catch (SchemaRegistryException e) {
+                throw latest;
+            }
+            for (int i = versions.size() - 1; i >= 0; i--) {
+                try {
+                    return compile(new SchemaSource.Registry(source.subject(), source.format(), source.access(),
+                            versions.get(i)), field, recordPrefix);
+                } catch (InvalidSchemaException e) {
+                    if (e.getCause() instanceof SchemaRegistryUnavailableException) {
+                        throw e;
+                    }
+                }
+            }
+            throw latest;
+        }
+    }
+
     private static CompiledSide build(SchemaSource.Registry pinned, RegistryClient client,
                                       RegistryClient.RegisteredSchema registered, String subjectField,
                                       String recordPrefix) {

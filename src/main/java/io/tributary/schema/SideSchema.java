@@ -14,6 +14,18 @@ public interface SideSchema {
         return SchemaCompiler.compile(source, field);
     }
 
+    /**
+     * As {@link #compile}, for a pipeline opening a stream that exists: a registry subject whose latest version
+     * cannot be the column is compiled at its newest version that can (see
+     * {@code RegistrySchemaCompiler.compileNewestUsable}); every other source compiles as at create.
+     */
+    static SideSchema compileExisting(SchemaSource source, String field) {
+        if (source instanceof SchemaSource.Registry registry) {
+            return RegistrySchemaCompiler.compileNewestUsable(registry, field, SchemaCompiler.defaultPrefix(field));
+        }
+        return compile(source, field);
+    }
+
     /** The Avro schema of the column, always nullable (a union with null first). */
     org.apache.avro.Schema columnSchema();
 

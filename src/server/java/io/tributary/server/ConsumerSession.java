@@ -325,6 +325,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
                     }
                 }
                 status.endOffsets(ends);
+                truncatedLogs(spec, status, ingester, ends);
                 if (!ends.isEmpty() && drained(ends)) {
                     status.caughtUp();
                 }
@@ -356,6 +357,26 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         } catch (RuntimeException e) {
             // No position without asking the broker: not known to be drained.
             return false;
+        }
+    }
+
+    /** Reports (and logs once) partitions whose log ends before the table's position under the same topic id. */
+    static void truncatedLogs(PipelineSpec spec, PipelineStatus status, StreamIngester ingester,
+            Map<PartitionKey, Long> ends) {
+        if (ingester == null || ends.isEmpty()) {
+            return;
+        }
+        Map<PartitionKey, Long> ahead;
+        try {
+            ahead = ingester.truncatedLogs(ends);
+        } catch (RuntimeException e) {
+            // The topics' ids could not be read: the next probe asks again; ingestion does not wait for it.
+            return;
+        }
+        Map<PartitionKey, long[]> added = status.truncatedLogs(ends, ahead);
+        if (!added.isEmpty()) {
+            org.jboss.logging.Logger.getLogger(ConsumerSession.class).warnf("stream %s: %s", spec.streamName(),
+                    PipelineStatus.truncationMessage(added));
         }
     }
 

@@ -52,6 +52,8 @@ final class PipelineStatus {
     /** The last loss of each partition, as the table records it. */
     private volatile Map<PartitionKey, IngestionStatus.LostOffsets> lost = Map.of();
     private final Map<PartitionKey, Long> endOffsets = new ConcurrentHashMap<>();
+    /** Partitions whose log ends before the table's position under the same topic id: {end, position}. */
+    private volatile Map<PartitionKey, long[]> truncated = Map.of();
     /** Topics the stream names that the cluster does not have (not created yet, or deleted), as last looked up. */
     private volatile List<String> missingTopics = List.of();
     private final StallWatch watch = new StallWatch();
@@ -111,6 +113,10 @@ final class PipelineStatus {
             Set<String> reset = new HashSet<>();
             result.recreations().forEach(r -> reset.add(r.topic()));
             max.keySet().removeIf(k -> reset.contains(k.topic()));
+            // The old topic's end offsets say nothing of the new one: a partition the new topic lacks would keep
+            // its old end as a lag for ever (and stall an idle stream). The next probe reads the new topic's.
+            endOffsets.keySet().removeIf(k -> reset.contains(k.topic()));
+            watch.forgetTopics(reset);
         }
         if (!result.lost().isEmpty()) {
             Map<PartitionKey, IngestionStatus.LostOffsets> merged = new TreeMap<>(lost);
@@ -216,6 +222,43 @@ final class PipelineStatus {
         watch.positions(positions);
     }
 
+    /**
+     * Of the partitions a probe just read the end offsets of ({@code probed}), those whose log ends before the table's
+     * position under the same topic id (see {@code StreamIngester.truncatedLogs}), each with its end and the
+     * position: while any is, the stream is FAILED saying so.
+     *
+     * @return the partitions found so that were not known so before (to log once)
+     */
+    synchronized Map<PartitionKey, long[]> truncatedLogs(Map<PartitionKey, Long> ends,
+            Map<PartitionKey, Long> positionsAhead) {
+        Map<PartitionKey, long[]> next = new TreeMap<>(truncated);
+        next.keySet().removeAll(ends.keySet());
+        Map<PartitionKey, long[]> added = new TreeMap<>();
+        positionsAhead.forEach((p, position) -> {
+            long[] v = {ends.get(p), position};
+            if (!truncated.containsKey(p)) {
+                added.put(p, v);
+            }
+            next.put(p, v);
+        });
+        truncated = Map.copyOf(next);
+        return added;
+    }
+
+    static String truncationMessage(Map<PartitionKey, long[]> truncated) {
+        StringBuilder b = new StringBuilder();
+        truncated.forEach((p, v) -> {
+            b.append(b.length() == 0 ? "" : "; ").append("the log of ").append(p.topic()).append('/')
+                    .append(p.partition()).append(" ends at offset ").append(v[0])
+                    .append(", before the table's position ").append(v[1])
+                    .append(", and its topic id is unchanged: Kafka lost records the table already holds (an unclean "
+                            + "leader election, a truncated or restored log). Records it writes at offsets below ")
+                    .append(v[1]).append(" cannot be told from the table's and are not ingested; ingestion goes on "
+                            + "from offset ").append(v[1]).append(" once the partition reaches it");
+        });
+        return b.toString();
+    }
+
     /** End offsets from a successful probe: they keep the lag current and tell the watchdog whether records wait. */
     void endOffsets(Map<PartitionKey, Long> ends) {
         endOffsets.putAll(ends);
@@ -318,6 +361,11 @@ final class PipelineStatus {
             // An error the pipeline names (storage, the registry database, credentials, a deleted stream): its
             // message already says what is stuck, and it is retried or final as before.
             return new Verdict(own, ownMessage);
+        }
+        Map<PartitionKey, long[]> lostLogs = truncated;
+        if (!lostLogs.isEmpty()) {
+            // Records Kafka writes below the table's position are dropped as already ingested: never silently.
+            return new Verdict(State.FAILED, truncationMessage(lostLogs));
         }
         String stall = watch.stalled(lagsByPartition(), writerStage.get(), !missingTopics.isEmpty());
         if (stall == null) {

@@ -93,6 +93,11 @@ final class StallWatch {
         });
     }
 
+    /** The topics were deleted and created again: what was seen waiting on the old ones waits no more. */
+    void forgetTopics(java.util.Set<String> topics) {
+        waiting.keySet().removeIf(k -> topics.contains(k.topic()));
+    }
+
     /** The table's positions moved: the samples they passed no longer wait. */
     void positions(Map<PartitionKey, Long> positions) {
         positions.forEach((key, next) -> {

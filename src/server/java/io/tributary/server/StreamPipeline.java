@@ -165,6 +165,7 @@ final class StreamPipeline {
      */
     void idleEndOffsets(Map<PartitionKey, Long> ends, java.util.Collection<String> missingTopics, boolean waiting) {
         status.endOffsets(ends);
+        ConsumerSession.truncatedLogs(spec, status, ingester, ends);
         if (!waiting) {
             status.caughtUp();
         } else {

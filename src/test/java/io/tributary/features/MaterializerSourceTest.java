@@ -151,4 +151,40 @@ class MaterializerSourceTest {
             throw e.getCause();
         }
     }
+
+    /**
+     * Another writer rewrites a data file of the source (a rescued-records replay, an UPDATE or MERGE): its commit
+     * removes the file and adds one holding the same rows but one. The view reads only that row, not the file's
+     * other rows a second time.
+     */
+    @Test
+    void aRewriteOfSourceRowsIsReadAsTheRowsItChangedNotAsTheWholeFileAgain() {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        // u2, and a row whose user did not decode (NULL: skipped, like a value a rescue replay fills in later).
+        append(rows(V1, 1, "u2", 2, 20, null, 3, 25));
+        materializer.run(spec);
+        FeatureState before = store.state(spec.id());
+        assertThat(before.recordsRead()).isEqualTo(2);
+        assertThat(before.skipped()).isEqualTo(1);
+
+        Optional<Long> rewritten = source.rewriteRows("value", "amount", V1, row -> {
+            GenericRecord value = (GenericRecord) row.get("value");
+            if (value.get("user_id") != null) {
+                return false;
+            }
+            value.put("user_id", "u3");
+            return true;
+        }, io.tributary.delta.WriteGuard.NONE);
+        assertThat(rewritten).isPresent();
+        materializer.run(spec);
+
+        FeatureState after = store.state(spec.id());
+        assertThat(after.recordsRead()).as("only the filled-in row is new").isEqualTo(3);
+        assertThat(after.skipped()).isEqualTo(1);
+        List<Map<String, Object>> counts = new FeatureLookup(store, tables).lookup(spec,
+                List.of(new FeatureLookup.Key("[\"u1\"]", null), new FeatureLookup.Key("[\"u2\"]", null),
+                        new FeatureLookup.Key("[\"u3\"]", null)),
+                OnlineFixtures.T0.plusSeconds(3600));
+        assertThat(counts).extracting(m -> m == null ? null : m.get("n")).containsExactly(1L, 1L, 1L);
+    }
 }

@@ -182,6 +182,47 @@ class TableSyncTest {
         assertThat(amounts(spec)).containsEntry("u4", 4.0).hasSize(4);
     }
 
+    /**
+     * Another writer of a registered source cleaned up its log (Delta's log retention, {@code
+     * delta.logRetentionDuration}, 30 days by default: commit files older than a checkpoint are deleted): the commits
+     * after the synced version are no longer in the log, though the snapshot (from the checkpoint) holds every row.
+     */
+    @Test
+    void aSyncBehindTheSourcesLogCleanupRebuildsFromTheSnapshotAndGoesOnIncrementally() throws Exception {
+        SyncSpec spec = spec(SyncPolicy.TRIGGERED);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10, "u2", 2, 10));
+        sync.run(spec);
+        long synced = table.status().version();
+        for (int i = 0; i < 11; i++) {
+            append(rows(V1, 2 + i, "u" + (3 + i), 3 + i, 10));
+        }
+        Path log = dir.resolve("c/s/orders_ingestion/_delta_log");
+        try (var files = java.nio.file.Files.list(log)) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("a checkpoint to clean up behind")
+                    .anyMatch(n -> n.endsWith(".checkpoint.parquet"));
+        }
+        long checkpoint;
+        try (var files = java.nio.file.Files.list(log)) {
+            checkpoint = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".checkpoint.parquet"))
+                    .mapToLong(n -> Long.parseLong(n.substring(0, 20))).max().orElseThrow();
+        }
+        assertThat(checkpoint).isGreaterThan(synced + 1);
+        for (long v = 0; v < checkpoint; v++) {
+            java.nio.file.Files.deleteIfExists(log.resolve(String.format("%020d.json", v)));
+            java.nio.file.Files.deleteIfExists(log.resolve(String.format("%020d.crc", v)));
+        }
+
+        SyncResult r = sync.run(spec);
+
+        assertThat(r.rowsRead()).as("rebuilt from every row of the snapshot").isEqualTo(13);
+        assertThat(amounts(spec)).hasSize(13).containsEntry("u1", 1.0).containsEntry("u13", 13.0);
+        assertThat(store.state(spec.id()).state()).isEqualTo(SyncState.ONLINE);
+        append(rows(V1, 13, "u14", 14, 10));
+        assertThat(sync.run(spec).rowsRead()).as("incremental again").isEqualTo(1);
+        assertThat(amounts(spec)).containsEntry("u14", 14.0).hasSize(14);
+    }
+
     @Test
     void aPostgresTableDroppedOutsideTributaryIsRebuiltAtTheNextSync() throws Exception {
         SyncSpec spec = spec(SyncPolicy.CONTINUOUS);

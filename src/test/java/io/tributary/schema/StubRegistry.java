@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (fail transiently, answer slowly) and to see the requests the client sends. The live-registry test runs against
  * Apicurio.
  */
-final class StubRegistry implements AutoCloseable {
+public final class StubRegistry implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private record Registered(int id, String type, String text, boolean references) {}
@@ -36,17 +36,17 @@ final class StubRegistry implements AutoCloseable {
     volatile long delayMillis;
     volatile String requiredAuthorization;
 
-    StubRegistry() throws IOException {
+    public StubRegistry() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::handle);
         server.start();
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    int register(String subject, String type, String text) {
+    public int register(String subject, String type, String text) {
         return register(subject, type, text, false);
     }
 

@@ -101,6 +101,72 @@ class TopicRecreateIngestionTest extends KafkaPipelineHarness {
         assertRecreated(pipeline, spec, "re-idle", oldId, newId);
     }
 
+    /**
+     * The old topic's end offsets say nothing of the new one: a partition the new topic lacks (reset to 0) kept the
+     * old end as its lag, so the stream reported lag for a partition that does not exist and, once idle, was STALLED
+     * for ever ("Kafka has not answered"). Also what a broker replaced by a new cluster with fewer partitions does.
+     */
+    @Test
+    void partitionsTheRecreatedTopicLacksKeepNoLagOfTheOldTopic() throws Exception {
+        topics.createTopic("re-fewer", 3);
+        PipelineSpec spec = stream("re_fewer", "re-fewer", topics.endOffsets("re-fewer"));
+        StreamPipeline pipeline = watched(spec);
+        List<String> want = new ArrayList<>(produce("re-fewer", 3, 30, "old"));
+        awaitSettledRows(spec, want.size());
+
+        recreate("re-fewer", 2);
+        want.addAll(produce("re-fewer", 2, 10, "new"));
+        assertThat(awaitSettledRows(spec, want.size())).containsExactlyInAnyOrderElementsOf(want);
+        await().atMost(Duration.ofSeconds(30)).until(pipeline::idle);
+        // Longer than the stall window (3 s): an idle stream with every record read is neither lagging nor stalled.
+        await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            IngestionStatus s = pipeline.status();
+            assertThat(s.state()).as("%s", s.stateMessage()).isEqualTo(IngestionStatus.State.RUNNING);
+            assertThat(s.partitions()).allSatisfy(p -> assertThat(p.lag()).as("%s", p).isZero());
+        });
+    }
+
+    /**
+     * The broker lost records the table holds (an unclean leader election, a truncated or restored log): the topic id
+     * is the same, but the partition's log ends before the table's position, and the records Kafka writes at the
+     * offsets below it cannot be told from the ones the table has. Before, the stream stayed RUNNING with lag 0 and
+     * dropped them without a word. Both a running and an idle stream say so.
+     */
+    @Test
+    void aLogEndingBeforeTheTablesPositionUnderTheSameTopicIdIsReportedNotSilentlySkipped() throws Exception {
+        topics.createTopic("trunc-run", 1);
+        topics.createTopic("trunc-idle", 1);
+        // The table stands at 20 on the topics as they are now (their ids), while their logs hold nothing yet.
+        PipelineSpec running = KafkaStreamFixture.create(tables, "trunc_run", new Subscription.Topics(List.of("trunc-run")),
+                new SchemaSource.Plain(), new SchemaSource.Plain(), Map.of(new PartitionKey("trunc-run", 0), 20L),
+                Map.of("trunc-run", topicId("trunc-run")), Map.of("bootstrap.servers", kafka.bootstrapServers()));
+        PipelineSpec idle = KafkaStreamFixture.create(tables, "trunc_idle", new Subscription.Topics(List.of("trunc-idle")),
+                new SchemaSource.Plain(), new SchemaSource.Plain(), Map.of(new PartitionKey("trunc-idle", 0), 20L),
+                Map.of("trunc-idle", topicId("trunc-idle")), Map.of("bootstrap.servers", kafka.bootstrapServers()));
+        List<StreamPipeline> pipelines = List.of(start(running, ACTIVE), watched(idle));
+        produce("trunc-run", 1, 5, "after");
+        produce("trunc-idle", 1, 5, "after");
+
+        for (StreamPipeline pipeline : pipelines) {
+            String topic = pipeline == pipelines.get(0) ? "trunc-run" : "trunc-idle";
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                IngestionStatus s = pipeline.status();
+                assertThat(s.state()).isEqualTo(IngestionStatus.State.FAILED);
+                assertThat(s.stateMessage()).contains(topic + "/0 ends at offset 5, before the table's position 20",
+                        "topic id is unchanged", "are not ingested");
+            });
+        }
+        assertThat(KafkaTestSupport.rows(tables, running.tableLocation())).isEmpty();
+
+        // Once the log passes the table's position the stream goes on from it, and says nothing more.
+        List<String> beyond = produce("trunc-run", 1, 20, "later").subList(15, 20);
+        assertThat(awaitSettledRows(running, 5)).containsExactlyInAnyOrderElementsOf(beyond);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(pipelines.get(0).status().state()).isEqualTo(IngestionStatus.State.RUNNING);
+            assertThat(pipelines.get(0).status().stateMessage()).isNull();
+        });
+    }
+
     @Test
     void positionsWithoutATopicIdBeyondTheTopicsEndAreTakenForARecreatedTopic() throws Exception {
         // A table written before topic ids were recorded, whose topic was recreated meanwhile: it stands at 500.

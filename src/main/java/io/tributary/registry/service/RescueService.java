@@ -103,8 +103,8 @@ public class RescueService {
         RescuedRecords.Replay result;
         try {
             StreamSchema schema = StreamSchema.of(
-                    SideSchema.compile(spec.key(), "schema_config.key_schema"),
-                    SideSchema.compile(spec.value(), "schema_config.payload_schema"), true);
+                    SideSchema.compileExisting(spec.key(), "schema_config.key_schema"),
+                    SideSchema.compileExisting(spec.value(), "schema_config.payload_schema"), true);
             DeltaTable table = tables.open(t.location());
             result = RescuedRecords.replay(table, schema, writeLocks.forStream(t.streamId(), t.location()));
         } catch (SchemaRegistryUnavailableException e) {
