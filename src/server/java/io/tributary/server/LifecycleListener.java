@@ -48,6 +48,7 @@ class LifecycleListener {
     private final ServerPipelines pipelines;
     private final StreamDirectory directory;
     private final StreamCatchUp catchUp;
+    private final UnresolvedStreams unresolved;
     private final DataSource database;
     private final ObjectMapper json;
     private final CountDownLatch firstListen = new CountDownLatch(1);
@@ -57,10 +58,11 @@ class LifecycleListener {
 
     @Inject
     LifecycleListener(ServerPipelines pipelines, StreamDirectory directory, StreamCatchUp catchUp,
-            DataSource database, ObjectMapper json) {
+            UnresolvedStreams unresolved, DataSource database, ObjectMapper json) {
         this.pipelines = pipelines;
         this.directory = directory;
         this.catchUp = catchUp;
+        this.unresolved = unresolved;
         this.database = database;
         this.json = json;
     }
@@ -186,7 +188,9 @@ class LifecycleListener {
                 try {
                     spec = VertxContextSupport.subscribeAndAwait(() -> directory.byId(event.streamId()));
                 } catch (Throwable e) {
-                    LOG.warnf("could not load stream %s to start it here: %s", event.streamId(), e.getMessage());
+                    LOG.warnf("could not load stream %s to start it here (tried again every %d s): %s",
+                            event.streamId(), UnresolvedStreams.RETRY.toSeconds(), e.getMessage());
+                    unresolved.leftOut(event.streamId(), event.streamId(), e.getMessage(), event.announcedAt());
                     return;
                 }
                 // Absent: the stream was deleted before this server caught up.
