@@ -47,10 +47,15 @@ final class MergeCommit {
                 io.tributary.logs.LogContext.tableVersion(committed.get());
                 return Result.COMMITTED;
             } catch (TableChangedException e) {
+                // Refused: nothing of this attempt landed. When the round ends here, its files (under the table's
+                // location, possibly as large as the source) go now rather than wait out the vacuum retention.
                 if (ingestion.domainMetadata(CompletionMarker.DOMAIN).isPresent()) {
+                    // Another merge (another server's, the backfill function's) landed first.
+                    ingestion.discard(round.files());
                     return Result.ALREADY_MERGED;
                 }
                 if (attempt + 1 >= MAX_ATTEMPTS) {
+                    ingestion.discard(round.files());
                     throw new IllegalStateException("the ingestion table changed before each of " + MAX_ATTEMPTS
                             + " merge commit attempts; the next check retries");
                 }
@@ -63,6 +68,7 @@ final class MergeCommit {
                     basedOn = added.version();
                 }
                 if (round.wroteAnyOf(arrived)) {
+                    ingestion.discard(round.files());
                     return Result.REDO;
                 }
             } catch (RuntimeException e) {

@@ -44,23 +44,32 @@ class LifecycleListener {
     private static final int POLL_MS = 1000;
     /** A silent connection is probed this often, so a dead one is noticed and replaced. */
     private static final long PROBE_MS = 30_000;
+    /**
+     * How often this server compares its pipelines with the registry while it listens: a notification can be lost
+     * without this session missing it (the announcing server killed between its commit and its {@code NOTIFY}, or
+     * the {@code NOTIFY} timing out on a busy pool), and nothing else would start or stop the stream here.
+     */
+    static final Duration RECONCILE = Duration.ofSeconds(60);
 
     private final ServerPipelines pipelines;
     private final StreamDirectory directory;
     private final StreamCatchUp catchUp;
+    private final UnresolvedStreams unresolved;
     private final DataSource database;
     private final ObjectMapper json;
     private final CountDownLatch firstListen = new CountDownLatch(1);
     /** The start-up scan stopped waiting for the first LISTEN, so it may have missed streams created before it. */
     private volatile boolean startupWentAhead;
     private volatile Thread thread;
+    private volatile long reconcileMs = RECONCILE.toMillis();
 
     @Inject
     LifecycleListener(ServerPipelines pipelines, StreamDirectory directory, StreamCatchUp catchUp,
-            DataSource database, ObjectMapper json) {
+            UnresolvedStreams unresolved, DataSource database, ObjectMapper json) {
         this.pipelines = pipelines;
         this.directory = directory;
         this.catchUp = catchUp;
+        this.unresolved = unresolved;
         this.database = database;
         this.json = json;
     }
@@ -144,11 +153,21 @@ class LifecycleListener {
         }
     }
 
+    /** Test seam: how often {@link #reconcile} runs while this server listens. */
+    void reconcileEvery(Duration interval) {
+        reconcileMs = interval.toMillis();
+    }
+
     private void follow(Connection connection, PGConnection pg) throws SQLException {
         long lastHeard = System.currentTimeMillis();
+        long lastReconciled = lastHeard;
         while (!Thread.currentThread().isInterrupted()) {
             PGNotification[] notifications = pg.getNotifications(POLL_MS);
             long now = System.currentTimeMillis();
+            if (now - lastReconciled >= reconcileMs) {
+                reconcile(now);
+                lastReconciled = System.currentTimeMillis();
+            }
             if (notifications != null && notifications.length > 0) {
                 lastHeard = now;
                 for (PGNotification n : notifications) {
@@ -161,6 +180,23 @@ class LifecycleListener {
                 }
                 lastHeard = now;
             }
+        }
+    }
+
+    /**
+     * Starts what the registry lists and does not run here, stops what it no longer has. A stream stopped here within
+     * the last interval is left alone (its delete may be under way: the stop comes before the registry rows go); one
+     * the registry still lists after that is started again. Notifications queue on the session meanwhile.
+     */
+    private void reconcile(long now) {
+        try {
+            catchUp.catchUp(now - reconcileMs);
+        } catch (Throwable e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.debugf("comparing this server's pipelines with the registry failed (next in %d ms): %s", reconcileMs,
+                    e.getMessage());
         }
     }
 
@@ -186,7 +222,9 @@ class LifecycleListener {
                 try {
                     spec = VertxContextSupport.subscribeAndAwait(() -> directory.byId(event.streamId()));
                 } catch (Throwable e) {
-                    LOG.warnf("could not load stream %s to start it here: %s", event.streamId(), e.getMessage());
+                    LOG.warnf("could not load stream %s to start it here (tried again every %d s): %s",
+                            event.streamId(), UnresolvedStreams.RETRY.toSeconds(), e.getMessage());
+                    unresolved.leftOut(event.streamId(), event.streamId(), e.getMessage(), event.announcedAt());
                     return;
                 }
                 // Absent: the stream was deleted before this server caught up.

@@ -6,13 +6,13 @@ import io.tributary.registry.directory.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.HashSet;
-import java.util.Optional;
 import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
  * Brings this server in line with the registry: starts every listed stream that does not run here yet, page by page,
- * and stops the pipelines of streams the registry no longer has (deleted while this server heard nothing).
+ * and stops the pipelines of streams the registry no longer has (deleted while this server heard nothing). A stream
+ * whose spec cannot be built now is handed to {@link UnresolvedStreams}, which tries it again.
  */
 @ApplicationScoped
 class StreamCatchUp {
@@ -22,11 +22,13 @@ class StreamCatchUp {
 
     private final ServerPipelines pipelines;
     private final StreamDirectory directory;
+    private final UnresolvedStreams unresolved;
 
     @Inject
-    StreamCatchUp(ServerPipelines pipelines, StreamDirectory directory) {
+    StreamCatchUp(ServerPipelines pipelines, StreamDirectory directory, UnresolvedStreams unresolved) {
         this.pipelines = pipelines;
         this.directory = directory;
+        this.unresolved = unresolved;
     }
 
     /**
@@ -42,6 +44,13 @@ class StreamCatchUp {
             for (PipelineSpec spec : page.specs()) {
                 listed.add(spec.streamId());
                 pipelines.startAnnounced(spec, asOfMs);
+                unresolved.resolved(spec.streamId());
+            }
+            for (StreamDirectory.Unresolved u : page.unresolved()) {
+                // Registered, but its spec cannot be built now (a secret it reads is gone): one running here keeps
+                // the spec it has; one not running here is tried again until it starts.
+                listed.add(u.streamId());
+                unresolved.leftOut(u.streamId(), u.streamName(), u.reason(), asOfMs);
             }
             after = page.lastId();
         } while (after != null);
@@ -49,9 +58,11 @@ class StreamCatchUp {
             if (listed.contains(id)) {
                 continue;
             }
-            // Not listed: deleted, or created after its page was read; only the registry itself can tell.
-            Optional<PipelineSpec> still = VertxContextSupport.subscribeAndAwait(() -> directory.byId(id));
-            if (still.isEmpty()) {
+            // Not listed: deleted, or created after its page was read; only the registry itself can tell. Whether
+            // it is registered, not its spec: a spec that cannot be built now is no delete (and asking for it would
+            // fail the whole catch-up, so this server would stop following the others for as long).
+            boolean still = VertxContextSupport.subscribeAndAwait(() -> directory.exists(id));
+            if (!still) {
                 LOG.infof("stream %s was deleted meanwhile; stopping its pipeline here", id);
                 pipelines.stopHere(id);
             }

@@ -162,6 +162,73 @@ class BackfillMergeTest {
         assertThat(KernelScan.rows(location)).containsExactlyInAnyOrderElementsOf(rows);
     }
 
+    /**
+     * Every server (and the backfill function) runs the check and may merge the same stream at the same time: one
+     * commit lands, the others find its marker. The loser's data files were written under the table's location and
+     * are never committed; they must go, not wait a week for vacuum (a backfill can be the size of the table).
+     */
+    @Test
+    void aMergeThatLosesToAnotherServersMergeLeavesNoFileBehind() {
+        Tables tables = tables();
+        String source = BackfillFixtures.copy("tx_history", dir);
+        String location = tables.defaultLocation("main", "fraud", "two_servers");
+        DeltaTable table = BackfillFixtures.createIngestion(tables, location, BackfillFixtures.TX_STREAM);
+        append(table, earlyStream());
+        BackfillJob job = new BackfillJob(location, source, TX_ID, CREATED);
+        List<BackfillStatus> other = new ArrayList<>();
+        Backfill losing = new Backfill(tables, BackfillSettings.defaults(), at(CREATED), new MergeHooks() {
+            @Override
+            public void beforeCommit(int attempt) {
+                if (other.isEmpty()) {
+                    // The other server's merge, with its own Tables, lands first.
+                    other.add(new Backfill(tables(), BackfillSettings.defaults(), at(CREATED)).run(job));
+                }
+            }
+        });
+
+        BackfillStatus status = losing.run(job);
+
+        assertThat(other.get(0).state()).isEqualTo(BackfillState.COMPLETED);
+        assertThat(status).isEqualTo(other.get(0));
+        assertThat(parquetFiles(location)).as("only the files the table references")
+                .containsExactlyInAnyOrderElementsOf(tables.dataFiles(location).stream()
+                        .map(f -> f.path().substring(f.path().lastIndexOf('/') + 1)).toList());
+    }
+
+    /** A redone round's files (stream rows raced in with its keys) are not left behind either. */
+    @Test
+    void aRedoneRoundLeavesNoFileBehind() {
+        Tables tables = tables();
+        String source = BackfillFixtures.copy("tx_history", dir);
+        String location = tables.defaultLocation("main", "fraud", "redo_files");
+        DeltaTable table = BackfillFixtures.createIngestion(tables, location, BackfillFixtures.TX_STREAM);
+        append(table, earlyStream());
+        BackfillJob job = new BackfillJob(location, source, TX_ID, CREATED);
+        DeltaTable streamWriter = tables().open(location);
+        AtomicInteger calls = new AtomicInteger();
+        Backfill backfill = new Backfill(tables, BackfillSettings.defaults(), at(CREATED), new MergeHooks() {
+            @Override
+            public void beforeCommit(int attempt) {
+                if (calls.getAndIncrement() == 0) {
+                    // tx-20 is in the source too: the round that wrote it must be redone.
+                    append(streamWriter, List.of(txRow("r-1", "tx-20", 20L, Instant.parse("2026-01-01T03:00:00Z"),
+                            3)));
+                }
+            }
+        });
+
+        assertThat(backfill.run(job).state()).isEqualTo(BackfillState.COMPLETED);
+        assertThat(calls.get()).as("a redo happened").isGreaterThan(1);
+        assertThat(parquetFiles(location)).as("only the files the table references")
+                .containsExactlyInAnyOrderElementsOf(tables.dataFiles(location).stream()
+                        .map(f -> f.path().substring(f.path().lastIndexOf('/') + 1)).toList());
+    }
+
+    private static List<String> parquetFiles(String location) {
+        return io.tributary.testing.TestFiles.regularFilesUnder(location).stream()
+                .map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".parquet")).toList();
+    }
+
     /** Stands for the process dying: not a RuntimeException, so nothing in the merge handles it. */
     private static final class Crash extends Error {
         Crash() {

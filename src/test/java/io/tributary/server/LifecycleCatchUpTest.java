@@ -33,6 +33,8 @@ class LifecycleCatchUpTest {
     @Inject
     ServerPipelines pipelines;
     @Inject
+    LifecycleListener listener;
+    @Inject
     DataSource database;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -68,6 +70,45 @@ class LifecycleCatchUpTest {
             });
             assertThat(listeningSessions()).isEqualTo(1);
             as(ALICE).delete(STREAMS + "/main." + schema + ".missed").then().statusCode(200);
+        }
+    }
+
+    /**
+     * A notification can be lost while this server listens all along: the server that created a stream killed right
+     * after its commit, before its {@code NOTIFY}, or the {@code NOTIFY} timing out on its busy pool. Nothing else
+     * would tell this server, so it compares its pipelines with the registry now and then (every minute; here every
+     * 2 s) and starts the stream without a reconnect.
+     */
+    @Test
+    void aStartWhoseNotificationWasLostIsCaughtUpWhileListening() throws Exception {
+        String connection = unique("kafka");
+        as(ALICE).body("{\"name\": \"" + connection + "\", \"connection_type\": \"KAFKA\", \"options\": "
+                + "{\"bootstrap_servers\": \"" + bootstrap + "\"}}").post("/api/2.0/connections").then().statusCode(200);
+        String topic = unique("lost");
+        String schema = unique("s");
+        listener.reconcileEvery(Duration.ofSeconds(2));
+        try (KafkaTestSupport topics = new KafkaTestSupport(bootstrap)) {
+            topics.createTopic(topic, 1);
+            await().atMost(Duration.ofSeconds(30)).until(() -> listeningSessions() == 1);
+            long session = listeningSession();
+            // Another server's create whose notification never went out: the stream does not run here.
+            String lost = create("main." + schema + ".lost", connection, topic);
+            pipelines.stopHere(lost);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pipelines.runsHere(lost))
+                    .as("the stream whose start was never announced runs here").isTrue());
+            assertThat(listeningSession()).as("no reconnect was needed").isEqualTo(session);
+            as(ALICE).delete(STREAMS + "/main." + schema + ".lost").then().statusCode(200);
+        } finally {
+            listener.reconcileEvery(LifecycleListener.RECONCILE);
+        }
+    }
+
+    private long listeningSession() throws Exception {
+        try (Connection c = database.getConnection(); Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN %' "
+                        + "AND datname = current_database()")) {
+            assertThat(r.next()).isTrue();
+            return r.getLong(1);
         }
     }
 

@@ -15,7 +15,6 @@ import jakarta.inject.Inject;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import org.jboss.logging.Logger;
 
@@ -52,18 +51,44 @@ public class StreamDirectory {
                         // Concatenated, not a chain of flatMaps: a chain as long as the page recurses that deep.
                         return Multi.createFrom().iterable(rows).onItem()
                                 .transformToUniAndConcatenate(row -> spec(row, byName.get(row.tableName))
+                                        .<Object>map(spec -> spec)
                                         .onFailure().recoverWithItem(e -> {
                                             LOG.warnf("stream %s is not started: %s", row.fullName, e.getMessage());
-                                            return null;
+                                            return new Unresolved(row.id, row.fullName, e.getMessage());
                                         }))
                                 .collect().asList()
-                                .map(specs -> new Page(specs.stream().filter(Objects::nonNull).toList(), last));
+                                .map(items -> new Page(
+                                        items.stream().filter(PipelineSpec.class::isInstance)
+                                                .map(PipelineSpec.class::cast).toList(), last,
+                                        items.stream().filter(Unresolved.class::isInstance)
+                                                .map(Unresolved.class::cast).toList()));
                     });
                 }));
     }
 
-    /** Streams of one page; {@code lastId} is where the next page starts, null after the last page. */
-    public record Page(List<PipelineSpec> specs, String lastId) {}
+    /**
+     * Streams of one page; {@code lastId} is where the next page starts, null after the last page. {@code unresolved}:
+     * the page's streams whose spec could not be built (they are registered all the same).
+     */
+    public record Page(List<PipelineSpec> specs, String lastId, List<Unresolved> unresolved) {
+        public Page(List<PipelineSpec> specs, String lastId) {
+            this(specs, lastId, List.of());
+        }
+    }
+
+    /**
+     * A registered stream whose spec cannot be built now: a secret it reads was deleted (and may be put again), the
+     * registry failed half-way. {@code reason} is the failure's message.
+     */
+    public record Unresolved(String streamId, String streamName, String reason) {}
+
+    /**
+     * Whether the stream is registered, without building its spec: a stream that cannot be resolved is still
+     * registered, and must not be taken for deleted.
+     */
+    public Uni<Boolean> exists(String streamId) {
+        return Panache.withSession(() -> StreamRow.count("id = ?1", streamId).map(n -> n > 0));
+    }
 
     public Uni<Optional<PipelineSpec>> byId(String streamId) {
         return Panache.withSession(() -> StreamRow.<StreamRow>findById(streamId).flatMap(row -> row == null
