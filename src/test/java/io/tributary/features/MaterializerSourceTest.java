@@ -111,6 +111,32 @@ class MaterializerSourceTest {
         assertThat(store.state(spec.id()).version()).isEqualTo(before.version());
     }
 
+    /** A writer cleaned up the source's log past the consumed version: the view stops saying so, not retried. */
+    @Test
+    void aSourceLogCleanedUpPastTheConsumedVersionStopsTheView() throws Exception {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        materializer.run(spec);
+        long consumed = store.state(spec.id()).version();
+        for (int i = 0; i < 11; i++) {
+            append(rows(V1, 1, "u" + (2 + i), 2, 20 + i));
+        }
+        Path log = dir.resolve("wh/c/s/tx_ingestion/_delta_log");
+        long checkpoint;
+        try (var files = Files.list(log)) {
+            checkpoint = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".checkpoint.parquet"))
+                    .mapToLong(n -> Long.parseLong(n.substring(0, 20))).max().orElseThrow();
+        }
+        assertThat(checkpoint).isGreaterThan(consumed + 1);
+        for (long v = 0; v < checkpoint; v++) {
+            Files.deleteIfExists(log.resolve(String.format("%020d.json", v)));
+            Files.deleteIfExists(log.resolve(String.format("%020d.crc", v)));
+        }
+
+        assertThatThrownBy(() -> materializer.run(spec)).isInstanceOf(ChangesUnavailableException.class)
+                .hasMessageContaining("are no longer in its log");
+        assertThat(store.state(spec.id()).version()).isEqualTo(consumed);
+    }
+
     /**
      * Another writer rewrites a data file of the source (a rescued-records replay, an UPDATE or MERGE): its commit
      * removes the file and adds one holding the same rows but one. The view reads only that row, not the file's
