@@ -137,7 +137,19 @@ final class KernelTables implements Tables {
 
     @Override
     public TableChanges changesBetween(String location, long afterVersion, long upToVersion) {
-        return TableChanges.since(engine, at(qualify(location), upToVersion), afterVersion);
+        String path = qualify(location);
+        Snapshot upTo;
+        try {
+            upTo = at(path, upToVersion);
+        } catch (io.delta.kernel.exceptions.KernelException e) {
+            // Kernel names no exception type for it: a version whose commit file was cleaned up (log retention).
+            if (e.getMessage() != null && e.getMessage().contains("transaction log has been truncated")) {
+                throw ChangesUnavailableException.logCleanedUp(path.replaceAll("/+$", ""), afterVersion,
+                        "version " + upToVersion + " can no longer be loaded");
+            }
+            throw e;
+        }
+        return TableChanges.since(engine, upTo, afterVersion);
     }
 
     @Override

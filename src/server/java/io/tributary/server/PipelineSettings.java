@@ -46,7 +46,8 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
 
     private static void require(boolean ok, String key, Object value) {
         if (!ok) {
-            throw new IllegalArgumentException("tributary.ingest." + key + " must be positive, not " + value);
+            throw new IllegalArgumentException("tributary.ingest." + key + " (TRIBUTARY_INGEST_"
+                    + key.toUpperCase(java.util.Locale.ROOT).replace('-', '_') + ") must be positive, not " + value);
         }
     }
 

@@ -24,15 +24,20 @@ class StreamsAtStartup {
 
     private final StreamCatchUp catchUp;
     private final LifecycleListener lifecycle;
+    private final IngestConfig config;
     private volatile Thread starter;
 
     @Inject
-    StreamsAtStartup(StreamCatchUp catchUp, LifecycleListener lifecycle) {
+    StreamsAtStartup(StreamCatchUp catchUp, LifecycleListener lifecycle, IngestConfig config) {
         this.catchUp = catchUp;
         this.lifecycle = lifecycle;
+        this.config = config;
     }
 
     void onStart(@Observes StartupEvent event) {
+        // A setting no pipeline can run with stops the server here, naming it, as a short vacuum retention does:
+        // found later, by the pipelines, it left a server that answered ready while no stream ever started.
+        PipelineSettings.of(config);
         Thread t = new Thread(this::startAll, "tributary-start-streams");
         t.setDaemon(true);
         starter = t;

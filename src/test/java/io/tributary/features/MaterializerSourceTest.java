@@ -111,6 +111,32 @@ class MaterializerSourceTest {
         assertThat(store.state(spec.id()).version()).isEqualTo(before.version());
     }
 
+    /** A writer cleaned up the source's log past the consumed version: the view stops saying so, not retried. */
+    @Test
+    void aSourceLogCleanedUpPastTheConsumedVersionStopsTheView() throws Exception {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        materializer.run(spec);
+        long consumed = store.state(spec.id()).version();
+        for (int i = 0; i < 11; i++) {
+            append(rows(V1, 1, "u" + (2 + i), 2, 20 + i));
+        }
+        Path log = dir.resolve("wh/c/s/tx_ingestion/_delta_log");
+        long checkpoint;
+        try (var files = Files.list(log)) {
+            checkpoint = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".checkpoint.parquet"))
+                    .mapToLong(n -> Long.parseLong(n.substring(0, 20))).max().orElseThrow();
+        }
+        assertThat(checkpoint).isGreaterThan(consumed + 1);
+        for (long v = 0; v < checkpoint; v++) {
+            Files.deleteIfExists(log.resolve(String.format("%020d.json", v)));
+            Files.deleteIfExists(log.resolve(String.format("%020d.crc", v)));
+        }
+
+        assertThatThrownBy(() -> materializer.run(spec)).isInstanceOf(ChangesUnavailableException.class)
+                .hasMessageContaining("are no longer in its log");
+        assertThat(store.state(spec.id()).version()).isEqualTo(consumed);
+    }
+
     /**
      * A round needs the source's and the offline table's latest versions only; {@code status()} also walks every data
      * file's statistics, a cost that grew with the tables (a file a second) on every round of a live view.

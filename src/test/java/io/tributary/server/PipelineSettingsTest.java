@@ -1,6 +1,7 @@
 package io.tributary.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -55,5 +56,50 @@ class PipelineSettingsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                 () -> new PipelineSettings(Duration.ofSeconds(1), 0, 1, Duration.ofSeconds(1)))
                 .hasMessageContaining("tributary.ingest.max-batch-records");
+    }
+
+    /**
+     * A value no pipeline can run with stops the server at start-up, naming the environment variable of the README's
+     * table (before: the server started and answered ready, and every stream's start failed and was retried for ever
+     * with a WARN naming only the property).
+     */
+    @Test
+    void aSettingNoPipelineCanRunWithStopsTheServerAtStartNamingTheVariable() {
+        assertThatThrownBy(() -> new PipelineSettings(Duration.ZERO, 100, 1000, Duration.ofSeconds(30)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TRIBUTARY_INGEST_TRIGGER_INTERVAL").hasMessageContaining("PT0S");
+        assertThatThrownBy(() -> new PipelineSettings(Duration.ofSeconds(1), 0, 1000, Duration.ofSeconds(30)))
+                .hasMessageContaining("TRIBUTARY_INGEST_MAX_BATCH_RECORDS");
+        IngestConfig zeroTrigger = new IngestConfig() {
+            public Duration triggerInterval() {
+                return Duration.ZERO;
+            }
+
+            public int maxBatchRecords() {
+                return 100_000;
+            }
+
+            public Long maxBatchBytes() {
+                return 64L << 20;
+            }
+
+            public Duration topicRefresh() {
+                return Duration.ofSeconds(30);
+            }
+
+            public Duration idleTimeout() {
+                return Duration.ofSeconds(60);
+            }
+
+            public Duration sessionTimeout() {
+                return PipelineSettings.SESSION_TIMEOUT;
+            }
+
+            public Duration maxStaleness() {
+                return PipelineSettings.MAX_STALENESS;
+            }
+        };
+        assertThatThrownBy(() -> new StreamsAtStartup(null, null, zeroTrigger).onStart(null))
+                .hasMessageContaining("TRIBUTARY_INGEST_TRIGGER_INTERVAL");
     }
 }
