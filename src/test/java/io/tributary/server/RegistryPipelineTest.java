@@ -13,6 +13,8 @@ import io.tributary.server.local.EmbeddedKafka;
 import io.tributary.schema.RegistryAccess;
 import io.tributary.schema.RegistryFormat;
 import io.tributary.schema.SchemaSource;
+import io.tributary.schema.SideSchema;
+import io.tributary.schema.StreamSchema;
 import io.tributary.testing.ApicurioRegistry;
 import io.tributary.testing.ConfluentWire;
 import io.tributary.testing.KafkaTestSupport;
@@ -152,6 +154,45 @@ class RegistryPipelineTest {
         assertThat(columnType(spec)).isEqualTo("struct<id:bigint,name:string,note:string,channel:string>");
         assertThat(rows.get(9).get("value")).isEqualTo(value(9, null, "pos", true));
         assertThat(restarted.status().state()).isEqualTo(IngestionStatus.State.RUNNING);
+    }
+
+    /**
+     * Another server's pipeline met a new registry version first and widened the table: this one's next batch, written
+     * with the version it knows (its files lack the new column, which readers fill with NULL), commits on top of the
+     * wider table without the stream ever being FAILED, and the table keeps the new column.
+     */
+    @Test
+    void aTableWidenedByAnotherWriterIsFollowedWithoutFailingTheStream() {
+        Tables tables = Tables.forWarehouse(dir.resolve("warehouse-widened").toString(), Optional.empty());
+        int v1 = ConfluentWire.register(registry.url(), "wd-value", "AVRO", V1);
+        topics.createTopic("wd", 1);
+        SchemaSource valueSource = new SchemaSource.Registry("wd-value", RegistryFormat.FORMAT_AVRO, access());
+        PipelineSpec spec = KafkaStreamFixture.create(tables, "wd", new Subscription.Topics(List.of("wd")),
+                new SchemaSource.Plain(), valueSource, topics.endOffsets("wd"),
+                Map.of("bootstrap.servers", kafka.bootstrapServers()));
+        StreamPipeline pipeline = KafkaStreamFixture.pipeline(tables, spec, KafkaStreamFixture.FAST);
+        pipeline.start();
+        running.add(pipeline);
+        send("wd", ConfluentWire.avro(v1, tx(V1, 0, null, null)));
+        awaitRows(spec, 1);
+
+        // The other server: v2 registered, its pipeline widened the table; this pipeline has seen no v2 message.
+        ConfluentWire.register(registry.url(), "wd-value", "AVRO", V2);
+        StreamSchema v2 = StreamSchema.of(SideSchema.compile(new SchemaSource.Plain(), "schema_config.key_schema"),
+                SideSchema.compile(valueSource, "schema_config.payload_schema"));
+        tables.open(spec.tableLocation()).evolveSchema(v2.rowSchema());
+
+        send("wd", ConfluentWire.avro(v1, tx(V1, 1, null, null)));
+        List<IngestionStatus.State> seen = new ArrayList<>();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5)).until(() -> {
+            seen.add(pipeline.status().state());
+            return pipeline.status().rowsIngested() >= 2;
+        });
+        List<Map<String, Object>> rows = awaitRows(spec, 2);
+        assertThat(rows).extracting(r -> r.get("value")).containsExactly(value(0, null, null, false),
+                value(1, null, null, false));
+        assertThat(columnType(spec)).isEqualTo("struct<id:bigint,name:string,note:string>");
+        assertThat(seen).as("states while the batch met the wider table").doesNotContain(IngestionStatus.State.FAILED);
     }
 
     @Test
