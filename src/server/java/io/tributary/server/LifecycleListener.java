@@ -190,7 +190,7 @@ class LifecycleListener {
      */
     private void reconcile(long now) {
         try {
-            catchUp.catchUp(now - reconcileMs);
+            catchUp.reconcile(now - reconcileMs);
         } catch (Throwable e) {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();

@@ -6,6 +6,8 @@ import io.tributary.registry.directory.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.jboss.logging.Logger;
 
@@ -54,6 +56,41 @@ class StreamCatchUp {
             }
             after = page.lastId();
         } while (after != null);
+        stopDeleted(listed);
+        return listed.size();
+    }
+
+    /**
+     * The periodic comparison while this server listens (a notification lost without its session missing it): by
+     * ids, in one small query, building the specs only of streams that do not run here. A catch-up builds every
+     * stream's spec (secrets decrypted, connection and schemas resolved), which a server of thousands of streams
+     * cannot pay every minute. Returns how many streams the registry listed.
+     */
+    int reconcile(long asOfMs) throws Throwable {
+        Map<String, String> registered = VertxContextSupport.subscribeAndAwait(directory::names);
+        for (Map.Entry<String, String> stream : registered.entrySet()) {
+            String id = stream.getKey();
+            if (pipelines.runsHere(id) || unresolved.remembers(id)) {
+                continue;
+            }
+            Optional<PipelineSpec> spec;
+            try {
+                spec = VertxContextSupport.subscribeAndAwait(() -> directory.byId(id));
+            } catch (Throwable e) {
+                unresolved.leftOut(id, stream.getValue(), e.getMessage() == null ? e.getClass().getSimpleName()
+                        : e.getMessage(), asOfMs);
+                continue;
+            }
+            if (spec.isPresent()) {
+                pipelines.startAnnounced(spec.get(), asOfMs);
+            }
+        }
+        stopDeleted(registered.keySet());
+        return registered.size();
+    }
+
+    /** Stops the pipelines here of streams the registry no longer has. */
+    private void stopDeleted(Set<String> listed) throws Throwable {
         for (String id : pipelines.runningIds()) {
             if (listed.contains(id)) {
                 continue;
@@ -67,6 +104,5 @@ class StreamCatchUp {
                 pipelines.stopHere(id);
             }
         }
-        return listed.size();
     }
 }

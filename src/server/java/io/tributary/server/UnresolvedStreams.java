@@ -71,6 +71,11 @@ class UnresolvedStreams implements IngestionStatusSource {
         }
     }
 
+    /** True while the stream is remembered here as one to try again. */
+    boolean remembers(String streamId) {
+        return streams.containsKey(streamId);
+    }
+
     /** The stream was started here (or found deleted): nothing to try again. */
     void resolved(String streamId) {
         streams.remove(streamId);

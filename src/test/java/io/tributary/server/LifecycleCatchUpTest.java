@@ -35,6 +35,8 @@ class LifecycleCatchUpTest {
     @Inject
     LifecycleListener listener;
     @Inject
+    io.tributary.registry.directory.StreamDirectory directory;
+    @Inject
     DataSource database;
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -97,6 +99,11 @@ class LifecycleCatchUpTest {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pipelines.runsHere(lost))
                     .as("the stream whose start was never announced runs here").isTrue());
             assertThat(listeningSession()).as("no reconnect was needed").isEqualTo(session);
+            // Two passes more (every 2 s here): they compare ids and build no spec of a stream that runs here (a
+            // spec decrypts secrets and resolves the connection: thousands every minute would be a server's load).
+            long specsBefore = directory.specsBuilt();
+            Thread.sleep(5_000);
+            assertThat(directory.specsBuilt() - specsBefore).as("specs built by the passes").isZero();
             as(ALICE).delete(STREAMS + "/main." + schema + ".lost").then().statusCode(200);
         } finally {
             listener.reconcileEvery(LifecycleListener.RECONCILE);

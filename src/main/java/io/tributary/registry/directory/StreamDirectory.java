@@ -30,6 +30,8 @@ public class StreamDirectory {
     @Inject
     StreamSources sources;
 
+    private final java.util.concurrent.atomic.AtomicLong specsBuilt = new java.util.concurrent.atomic.AtomicLong();
+
     /**
      * The next {@code size} streams in id order after {@code afterId} (null: from the first). Pages keep each session
      * and each burst of event-loop work small, so a server with many thousands of streams starts them a page at a
@@ -83,6 +85,25 @@ public class StreamDirectory {
     public record Unresolved(String streamId, String streamName, String reason) {}
 
     /**
+     * Every registered stream's id and name, in one query and without building a spec: what a server compares its
+     * pipelines with (a spec decrypts the stream's secrets and resolves its connection and schemas).
+     */
+    public Uni<Map<String, String>> names() {
+        return Panache.withSession(() -> Panache.getSession().flatMap(session -> session
+                .createSelectionQuery("select s.id, s.fullName from StreamRow s", Object[].class).getResultList()))
+                .map(rows -> {
+                    Map<String, String> out = new HashMap<>();
+                    rows.forEach(r -> out.put((String) r[0], (String) r[1]));
+                    return out;
+                });
+    }
+
+    /** How many specs this process has built: the cost of a catch-up, which pays one per stream it lists. */
+    public long specsBuilt() {
+        return specsBuilt.get();
+    }
+
+    /**
      * Whether the stream is registered, without building its spec: a stream that cannot be resolved is still
      * registered, and must not be taken for deleted.
      */
@@ -105,6 +126,7 @@ public class StreamDirectory {
             return Uni.createFrom().failure(new IllegalStateException("its ingestion table " + row.tableName
                     + " is not registered"));
         }
+        specsBuilt.incrementAndGet();
         StreamChecks.Checked checked = StreamChecks.check(RegistryJson.read(row.definition, StreamDefinition.class));
         return sources.resolve(checked, null).map(resolved -> new PipelineSpec(row.id, row.fullName,
                 table.storageLocation, checked.subscription(), resolved.kafkaProperties(), resolved.key(),
