@@ -259,6 +259,17 @@ final class PipelineStatus {
         return b.toString();
     }
 
+    /**
+     * As {@link #endOffsets}, from a check that covered every partition the stream reads now (the idle watch's): a
+     * partition it did not report (its topic deleted, or no longer matched by the pattern) keeps no end offset, so no
+     * lag of records that are gone with it stays behind.
+     */
+    void allEndOffsets(Map<PartitionKey, Long> ends) {
+        endOffsets.keySet().retainAll(ends.keySet());
+        watch.retain(ends.keySet());
+        endOffsets(ends);
+    }
+
     /** End offsets from a successful probe: they keep the lag current and tell the watchdog whether records wait. */
     void endOffsets(Map<PartitionKey, Long> ends) {
         endOffsets.putAll(ends);

@@ -93,6 +93,11 @@ final class StallWatch {
         });
     }
 
+    /** Only these partitions exist now: what was seen waiting on the others waits no more. */
+    void retain(java.util.Set<PartitionKey> partitions) {
+        waiting.keySet().retainAll(partitions);
+    }
+
     /** The topics were deleted and created again: what was seen waiting on the old ones waits no more. */
     void forgetTopics(java.util.Set<String> topics) {
         waiting.keySet().removeIf(k -> topics.contains(k.topic()));

@@ -164,7 +164,8 @@ final class StreamPipeline {
      * {@code waiting}: records wait past where it stands (it is being activated).
      */
     void idleEndOffsets(Map<PartitionKey, Long> ends, java.util.Collection<String> missingTopics, boolean waiting) {
-        status.endOffsets(ends);
+        // The idle check covers every partition the stream reads now: a deleted topic's leave the lag.
+        status.allEndOffsets(ends);
         ConsumerSession.truncatedLogs(spec, status, ingester, ends);
         if (!waiting) {
             status.caughtUp();
