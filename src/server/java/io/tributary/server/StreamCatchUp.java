@@ -2,6 +2,7 @@ package io.tributary.server;
 
 import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.ingest.PipelineSpec;
+import io.tributary.ingest.Subscription;
 import io.tributary.registry.directory.StreamDirectory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -25,6 +26,13 @@ class StreamCatchUp {
     private final ServerPipelines pipelines;
     private final StreamDirectory directory;
     private final UnresolvedStreams unresolved;
+    /**
+     * Streams that never run a pipeline (no Kafka to read: their producers push): a stream keeps its kind for life, so
+     * once seen here their specs are not built again by {@link #reconcile}.
+     */
+    private final Set<String> pushOnly = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Specs built by this server's catch-ups and comparisons, each decrypting secrets: their cost, for tests. */
+    private final java.util.concurrent.atomic.AtomicLong specsBuilt = new java.util.concurrent.atomic.AtomicLong();
 
     @Inject
     StreamCatchUp(ServerPipelines pipelines, StreamDirectory directory, UnresolvedStreams unresolved) {
@@ -43,8 +51,10 @@ class StreamCatchUp {
         do {
             String from = after;
             StreamDirectory.Page page = VertxContextSupport.subscribeAndAwait(() -> directory.page(from, PAGE));
+            specsBuilt.addAndGet(page.specs().size() + page.unresolved().size());
             for (PipelineSpec spec : page.specs()) {
                 listed.add(spec.streamId());
+                rememberKind(spec);
                 pipelines.startAnnounced(spec, asOfMs);
                 unresolved.resolved(spec.streamId());
             }
@@ -70,10 +80,11 @@ class StreamCatchUp {
         Map<String, String> registered = VertxContextSupport.subscribeAndAwait(directory::names);
         for (Map.Entry<String, String> stream : registered.entrySet()) {
             String id = stream.getKey();
-            if (pipelines.runsHere(id) || unresolved.remembers(id)) {
+            if (pipelines.runsHere(id) || pushOnly.contains(id) || unresolved.remembers(id)) {
                 continue;
             }
             Optional<PipelineSpec> spec;
+            specsBuilt.incrementAndGet();
             try {
                 spec = VertxContextSupport.subscribeAndAwait(() -> directory.byId(id));
             } catch (Throwable e) {
@@ -82,11 +93,23 @@ class StreamCatchUp {
                 continue;
             }
             if (spec.isPresent()) {
+                rememberKind(spec.get());
                 pipelines.startAnnounced(spec.get(), asOfMs);
             }
         }
+        pushOnly.retainAll(registered.keySet());
         stopDeleted(registered.keySet());
         return registered.size();
+    }
+
+    long specsBuilt() {
+        return specsBuilt.get();
+    }
+
+    private void rememberKind(PipelineSpec spec) {
+        if (spec.subscription() instanceof Subscription.Direct) {
+            pushOnly.add(spec.streamId());
+        }
     }
 
     /** Stops the pipelines here of streams the registry no longer has. */

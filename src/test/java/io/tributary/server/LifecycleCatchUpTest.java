@@ -35,7 +35,7 @@ class LifecycleCatchUpTest {
     @Inject
     LifecycleListener listener;
     @Inject
-    io.tributary.registry.directory.StreamDirectory directory;
+    StreamCatchUp catchUp;
     @Inject
     DataSource database;
     @ConfigProperty(name = "kafka.bootstrap.servers")
@@ -93,18 +93,27 @@ class LifecycleCatchUpTest {
             topics.createTopic(topic, 1);
             await().atMost(Duration.ofSeconds(30)).until(() -> listeningSessions() == 1);
             long session = listeningSession();
+            // A stream without Kafka (its producers push) never runs a pipeline, here or anywhere.
+            String pushed = as(ALICE).body(io.tributary.testing.StreamRequests.with(
+                    io.tributary.testing.StreamRequests.with(valid("main." + schema + ".pushed", connection, topic),
+                            "source_config.kafka_stream_config", null),
+                    "source_config.direct_source_config", java.util.Map.of()).toString()).post(STREAMS).then()
+                    .statusCode(200).extract().jsonPath().getString("stream_id");
             // Another server's create whose notification never went out: the stream does not run here.
             String lost = create("main." + schema + ".lost", connection, topic);
             pipelines.stopHere(lost);
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(pipelines.runsHere(lost))
                     .as("the stream whose start was never announced runs here").isTrue());
             assertThat(listeningSession()).as("no reconnect was needed").isEqualTo(session);
-            // Two passes more (every 2 s here): they compare ids and build no spec of a stream that runs here (a
-            // spec decrypts secrets and resolves the connection: thousands every minute would be a server's load).
-            long specsBefore = directory.specsBuilt();
+            // Two passes more (every 2 s here): they compare ids and build no spec of a stream that runs here, nor of
+            // one seen to push (a spec decrypts secrets and resolves the connection: thousands every minute would be
+            // a server's load).
+            assertThat(pipelines.runsHere(pushed)).isFalse();
+            long specsBefore = catchUp.specsBuilt();
             Thread.sleep(5_000);
-            assertThat(directory.specsBuilt() - specsBefore).as("specs built by the passes").isZero();
+            assertThat(catchUp.specsBuilt() - specsBefore).as("specs built by the passes").isZero();
             as(ALICE).delete(STREAMS + "/main." + schema + ".lost").then().statusCode(200);
+            as(ALICE).delete(STREAMS + "/main." + schema + ".pushed").then().statusCode(200);
         } finally {
             listener.reconcileEvery(LifecycleListener.RECONCILE);
         }

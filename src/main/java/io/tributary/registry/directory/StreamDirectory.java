@@ -30,8 +30,6 @@ public class StreamDirectory {
     @Inject
     StreamSources sources;
 
-    private final java.util.concurrent.atomic.AtomicLong specsBuilt = new java.util.concurrent.atomic.AtomicLong();
-
     /**
      * The next {@code size} streams in id order after {@code afterId} (null: from the first). Pages keep each session
      * and each burst of event-loop work small, so a server with many thousands of streams starts them a page at a
@@ -98,11 +96,6 @@ public class StreamDirectory {
                 });
     }
 
-    /** How many specs this process has built: the cost of a catch-up, which pays one per stream it lists. */
-    public long specsBuilt() {
-        return specsBuilt.get();
-    }
-
     /**
      * Whether the stream is registered, without building its spec: a stream that cannot be resolved is still
      * registered, and must not be taken for deleted.
@@ -126,7 +119,6 @@ public class StreamDirectory {
             return Uni.createFrom().failure(new IllegalStateException("its ingestion table " + row.tableName
                     + " is not registered"));
         }
-        specsBuilt.incrementAndGet();
         StreamChecks.Checked checked = StreamChecks.check(RegistryJson.read(row.definition, StreamDefinition.class));
         return sources.resolve(checked, null).map(resolved -> new PipelineSpec(row.id, row.fullName,
                 table.storageLocation, checked.subscription(), resolved.kafkaProperties(), resolved.key(),
