@@ -25,23 +25,25 @@ class ExpiringCacheTest {
         AtomicInteger loads = new AtomicInteger();
         CountDownLatch release = new CountDownLatch(1);
         Supplier<Integer> load = countingLoads(loads, release);
-        long firstRead = System.nanoTime();
         assertEquals(1, get(cache, load));
-        Thread.sleep(TTL.toMillis() / 2 + 50);
-        long t0 = System.nanoTime();
+        long firstLoaded = System.nanoTime();
+        // Well past half its time (not just past it), so that the reload's own half-time, counted from when the
+        // reload began, ends well after the first read's time runs out: the window checked below.
+        Thread.sleep(TTL.toMillis() * 7 / 10);
+        long reloadBegins = System.nanoTime();
         // Past half its time: answered from the entry at once while the reload (held by the latch) runs.
         assertEquals(1, get(cache, load));
         assertEquals(1, get(cache, load));
-        assertTrue(System.nanoTime() - t0 < TimeUnit.MILLISECONDS.toNanos(1000), "callers waited for the reload");
+        assertTrue(System.nanoTime() - reloadBegins < TimeUnit.MILLISECONDS.toNanos(1000), "callers waited for the reload");
         waitFor(() -> loads.get() == 2);
         release.countDown();
         waitFor(() -> get(cache, load) == 2);
-        long reloaded = System.nanoTime();
         // The first read's time has run out now, yet the reload's has not: no caller waits for a third read.
-        long firstExpired = firstRead + TTL.toNanos() + TimeUnit.MILLISECONDS.toNanos(50);
+        long firstExpired = firstLoaded + TTL.toNanos() + TimeUnit.MILLISECONDS.toNanos(50);
         Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(firstExpired - System.nanoTime())));
-        // On a starved machine the reload itself may be past half its time by now, and read again rightly.
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.nanoTime() - reloaded < TTL.toNanos() / 2,
+        // On a starved machine the reload itself may be past half its time by now (counted from when it began), and
+        // read again rightly.
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.nanoTime() - reloadBegins < TTL.toNanos() / 2,
                 "the machine was too slow to check this in the reload's first half");
         assertEquals(2, get(cache, load));
         assertEquals(2, loads.get(), "a caller loaded again although a fresh reload was in the cache");
