@@ -752,6 +752,47 @@ class FeatureViewsServerTest {
     }
 
     /**
+     * A view stopped for good (its source no longer fits the definition, or its commits are gone from the log) is not
+     * run again at each of its source's commits and catch-ups: before, every commit redid the round that had to fail,
+     * reading the source and logging a warning each time.
+     */
+    @Test
+    void aViewStoppedForGoodIsNotRunAgainAtEachCommitOrCatchUp() {
+        String stream = "main." + unique("fs") + ".transactions";
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \""
+                + "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
+                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"},\\\"event_time\\\":{\\\"type\\\":\\\"integer\\\"}}}\"}}}, "
+                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + stream
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        String view = stream + "_features";
+        as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200);
+        awaitCaughtUp(view, 0);
+        AtomicInteger rounds = new AtomicInteger();
+        views.hooks(spec -> {
+            if (spec.name().equals(view)) {
+                rounds.incrementAndGet();
+                throw new io.tributary.features.FeatureDefinitionException("value.amount", "is no longer a number");
+            }
+        });
+        long now = System.currentTimeMillis();
+        for (int sequence = 0; sequence < 3; sequence++) {
+            as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": " + sequence + ", \"records\": [{\"value\": "
+                    + "{\"user_id\": \"u1\", \"amount\": 1.5, \"event_time\": " + (now + sequence) + "}}]}")
+                    .post(STREAMS + "/" + stream + "/records").then().statusCode(200);
+            if (sequence == 0) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(status(view).getString(
+                        "materialization_status.state")));
+                assertThat(status(view).getString("materialization_status.message"))
+                        .contains("delete the feature view and create it again");
+            }
+        }
+        views.catchUp();
+        assertThat(rounds.get()).as("rounds run after the view stopped for good").isEqualTo(1);
+        assertThat(status(view).getString("materialization_status.state")).isEqualTo("FAILED");
+    }
+
+    /**
      * A view whose source stream was deleted is deleted on a server that never compiled it (another server, or this
      * one after a restart): its state row and online tables go with it. Before, the delete compiled the view to find
      * its tables, which reads the source; with the source gone that failed, was ignored, and the tiles, latest

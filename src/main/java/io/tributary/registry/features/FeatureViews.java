@@ -52,6 +52,12 @@ public class FeatureViews {
     private volatile int chunkRecords = Materializer.CHUNK_RECORDS;
     /** Compiled definitions by view id: the source's column types are read once per process. */
     private final Map<String, FeatureViewSpec> specs = new ConcurrentHashMap<>();
+    /**
+     * Views this process stopped for good (their state says why and to create them again): a round would fail the
+     * same way at every source commit and catch-up, each time reading the source and logging a warning. A view
+     * created again has a new id; another process stops it at its own first attempt.
+     */
+    private final java.util.Set<String> stoppedForGood = ConcurrentHashMap.newKeySet();
     private final ExecutorService background = Executors.newFixedThreadPool(1, r -> {
         Thread t = new Thread(r, "feature-view-first-round");
         t.setDaemon(true);
@@ -107,10 +113,14 @@ public class FeatureViews {
 
     void forget(String id) {
         specs.remove(id);
+        stoppedForGood.remove(id);
     }
 
     /** One round; the outcome is in the state. Empty when the view is stopped, failed or gone. */
     public Optional<MaterializeResult> run(FeatureViewRow row) {
+        if (stoppedForGood.contains(row.id())) {
+            return Optional.empty();
+        }
         try {
             String stopped = stoppedBecause(row);
             if (stopped != null) {
@@ -133,15 +143,15 @@ public class FeatureViews {
         } catch (FeatureViewGoneException e) {
             return Optional.empty();
         } catch (FeatureDefinitionException e) {
-            fail(row, "the source no longer fits the definition (" + e.field() + ": " + e.getMessage()
+            stopForGood(row, "the source no longer fits the definition (" + e.field() + ": " + e.getMessage()
                     + "); materialization stopped: delete the feature view and create it again");
             return Optional.empty();
         } catch (UnsupportedOperationException e) {
-            fail(row, e.getMessage() + "; materialization stopped");
+            stopForGood(row, e.getMessage() + "; materialization stopped");
             return Optional.empty();
         } catch (io.tributary.delta.ChangesUnavailableException e) {
             // Retrying cannot help: the source's commits since the consumed version cannot be read as changes.
-            fail(row, e.getMessage() + (e.vacuumed() ? " (the view was more than "
+            stopForGood(row, e.getMessage() + (e.vacuumed() ? " (the view was more than "
                     + "TRIBUTARY_MAINTENANCE_VACUUM_RETENTION behind its source)" : "") + "; materialization "
                     + "stopped: delete the feature view and create it again, which computes it over everything the "
                     + "source holds");
@@ -213,7 +223,8 @@ public class FeatureViews {
         return null;
     }
 
-    private void fail(FeatureViewRow row, String message) {
+    private void stopForGood(FeatureViewRow row, String message) {
+        stoppedForGood.add(row.id());
         fail(row, message, null);
     }
 
