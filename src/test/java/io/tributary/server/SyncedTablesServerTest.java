@@ -711,6 +711,79 @@ class SyncedTablesServerTest {
                 org.hamcrest.Matchers.equalTo(9.0f));
     }
 
+    /**
+     * A CONTINUOUS synced table stopped by a change it cannot follow is not synced again at each of its source's
+     * commits and catch-ups (before: every one redid the sync that had to fail, reading the source and logging a
+     * warning); an explicit sync still tries.
+     */
+    @Test
+    void aContinuousSyncStoppedByARetypedColumnIsNotRetriedAtEachCommit() throws Exception {
+        String location = warehouse + "/external/" + unique("src");
+        io.tributary.delta.PartitionKey p = new io.tributary.delta.PartitionKey("t", 0);
+        io.tributary.delta.DeltaTable table = tables.create(location, rowSchema(VALUE_V1), Map.of(p, 0L));
+        table.commit(List.of(table.writeDataFile(rows(rowSchema(VALUE_V1), "u1", 1.0, 10))),
+                Map.of(p, new io.tributary.delta.OffsetRange(0, 1)));
+        String source = "ext." + unique("reg") + ".history";
+        as(ALICE).body("{\"name\": \"" + source + "\", \"storage_location\": \"" + location + "\"}")
+                .post("/api/2.1/unity-catalog/tables").then().statusCode(200);
+        String synced = "ext." + unique("on") + ".history_online";
+        as(ALICE).body("{\"name\": \"" + synced + "\", \"spec\": {\"source_table_full_name\": \"" + source + "\", "
+                + "\"primary_key_columns\": [\"value.user_id\"], \"timeseries_key\": \"stream_record_timestamp\", "
+                + "\"scheduling_policy\": \"CONTINUOUS\"}}").post(SYNCED).then().statusCode(200);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(status(ALICE, synced)
+                .getString("data_synchronization_status.state")).isEqualTo("ONLINE"));
+
+        long version = table.status().version();
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(
+                java.nio.file.Path.of(java.net.URI.create(location.startsWith("/") ? "file:" + location : location)))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        org.apache.avro.Schema retyped = rowSchema(VALUE_RETYPED);
+        io.tributary.delta.DeltaTable replaced = tables.create(location, retyped, Map.of(p, 0L));
+        for (long v = 0; v <= version; v++) {
+            replaced.commit(List.of(replaced.writeDataFile(rows(retyped, "u1", "lots", 20))),
+                    Map.of(p, new io.tributary.delta.OffsetRange(v, v + 1)));
+        }
+        java.util.concurrent.atomic.AtomicInteger warnings = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.logging.Handler counter = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                String message = record instanceof org.jboss.logmanager.ExtLogRecord ext
+                        ? ext.getFormattedMessage() : record.getMessage();
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue() && message != null
+                        && message.contains(synced)) {
+                    warnings.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(
+                io.tributary.registry.online.SyncRunner.class.getName());
+        logger.addHandler(counter);
+        try {
+            for (int commit = 0; commit < 3; commit++) {
+                // What the server does after each of the source's commits, then what its catch-up does.
+                runner.runContinuousOf(registry.find(synced).orElseThrow().sourceLocation());
+            }
+            runner.catchUp();
+            JsonPath failed = status(ALICE, synced);
+            assertThat(failed.getString("data_synchronization_status.state")).isEqualTo("FAILED");
+            assertThat(failed.getString("data_synchronization_status.message")).contains("changed type");
+            assertThat(warnings.get()).as("syncs that failed after the first").isEqualTo(1);
+            // Asked for explicitly, the sync tries again (and fails the same way).
+            as(ALICE).post(SYNCED + "/" + synced + "/sync").then().statusCode(200)
+                    .body("data_synchronization_status.state", org.hamcrest.Matchers.equalTo("FAILED"));
+            assertThat(warnings.get()).isEqualTo(2);
+        } finally {
+            logger.removeHandler(counter);
+        }
+    }
+
     private static void awaitRowsIngested(String stream, long rows) {
         await().atMost(WAIT).untilAsserted(() -> assertThat(as(ALICE).get(STREAMS + "/" + stream).then()
                 .statusCode(200).extract().jsonPath().getLong("ingestion_status.rows_ingested")).isEqualTo(rows));

@@ -38,6 +38,20 @@ public class SyncRunner {
         return t;
     });
 
+    /**
+     * Synced tables whose last sync here met a change they cannot follow (a column removed or retyped): every commit
+     * of a busy source would otherwise sync again only to fail the same way, reading the source and logging a warning.
+     * The schedules skip them; an explicit sync ({@code POST …/sync}) still tries, and clears the mark if it succeeds.
+     */
+    private final java.util.Set<String> stoppedForGood = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** What the schedules run (after each commit, the catch-up): {@link #run} unless the table stopped for good here. */
+    private void runScheduled(SyncedTableRow row) {
+        if (!stoppedForGood.contains(row.id())) {
+            run(row);
+        }
+    }
+
     /** Syncs once; the outcome is in the state. Empty when the synced table is stopped, failed or gone. */
     public Optional<SyncResult> run(SyncedTableRow row) {
         if (row.deleting()) {
@@ -55,8 +69,10 @@ public class SyncRunner {
                         row.fullName(), result.fromVersion(), result.toVersion(), result.rowsRead(),
                         result.nullKeysSkipped(), result.nanos() / 1_000_000);
             }
+            stoppedForGood.remove(row.id());
             return Optional.of(result);
         } catch (SyncException | UnsupportedOperationException e) {
+            stoppedForGood.add(row.id());
             fail(row, e.getMessage() + "; syncing stopped");
             return Optional.empty();
         } catch (RuntimeException e) {
@@ -79,7 +95,7 @@ public class SyncRunner {
             return;
         }
         for (SyncedTableRow row : rows) {
-            run(row);
+            runScheduled(row);
         }
     }
 
@@ -99,7 +115,7 @@ public class SyncRunner {
             }
         }
         for (SyncedTableRow row : registry.continuous()) {
-            run(row);
+            runScheduled(row);
             n++;
         }
         for (SyncedTableRow row : registry.list("")) {
@@ -125,6 +141,7 @@ public class SyncRunner {
         online.store().drop(row.id(), row.pgTable());
         online.hooks().afterDrop(row.id());
         registry.delete(row.fullName());
+        stoppedForGood.remove(row.id());
     }
 
     /** Runs the first sync of a new synced table in the background. */
