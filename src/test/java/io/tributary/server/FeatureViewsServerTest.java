@@ -719,12 +719,10 @@ class FeatureViewsServerTest {
     }
 
     /**
-     * Pushes to a stream without Kafka are materialized right after their commits, like a pipeline's (the catch-up
-     * runs once an hour in the tests, so only the after-commit round can take them in time).
+     * A stream without Kafka (pushes only) of {user_id, amount, event_time} records and the test's view over it,
+     * caught up over the empty table; returns the view's name.
      */
-    @Test
-    void pushesToADirectStreamAreMaterializedAfterEachCommit() {
-        String stream = "main." + unique("fd") + ".transactions";
+    private String directStreamWithView(String stream) {
         as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
                 + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \""
                 + "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
@@ -734,6 +732,17 @@ class FeatureViewsServerTest {
         String view = stream + "_features";
         as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200);
         awaitCaughtUp(view, 0);
+        return view;
+    }
+
+    /**
+     * Pushes to a stream without Kafka are materialized right after their commits, like a pipeline's (the catch-up
+     * runs once an hour in the tests, so only the after-commit round can take them in time).
+     */
+    @Test
+    void pushesToADirectStreamAreMaterializedAfterEachCommit() {
+        String stream = "main." + unique("fd") + ".transactions";
+        String view = directStreamWithView(stream);
         long now = System.currentTimeMillis();
         for (int sequence = 0; sequence < 3; sequence++) {
             StringBuilder records = new StringBuilder();
@@ -759,15 +768,7 @@ class FeatureViewsServerTest {
     @Test
     void aViewStoppedForGoodIsNotRunAgainAtEachCommitOrCatchUp() {
         String stream = "main." + unique("fs") + ".transactions";
-        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
-                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": \""
-                + "{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"user_id\\\":{\\\"type\\\":\\\"string\\\"},"
-                + "\\\"amount\\\":{\\\"type\\\":\\\"number\\\"},\\\"event_time\\\":{\\\"type\\\":\\\"integer\\\"}}}\"}}}, "
-                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + stream
-                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
-        String view = stream + "_features";
-        as(ALICE).body(definition(view, stream)).post(VIEWS).then().statusCode(200);
-        awaitCaughtUp(view, 0);
+        String view = directStreamWithView(stream);
         AtomicInteger rounds = new AtomicInteger();
         views.hooks(spec -> {
             if (spec.name().equals(view)) {

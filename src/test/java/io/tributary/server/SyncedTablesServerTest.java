@@ -691,17 +691,7 @@ class SyncedTablesServerTest {
         }
 
         // The table replaced by one whose amount is a string: not additive, so the sync stops and says why.
-        long version = table.status().version();
-        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(
-                java.nio.file.Path.of(java.net.URI.create(location.startsWith("/") ? "file:" + location : location)))) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
-        io.tributary.delta.DeltaTable replaced = tables.create(location, rowSchema(VALUE_RETYPED), Map.of(p, 0L));
-        org.apache.avro.Schema retyped = rowSchema(VALUE_RETYPED);
-        for (long v = 0; v <= version; v++) {
-            replaced.commit(List.of(replaced.writeDataFile(rows(retyped, "u1", "lots", 20))),
-                    Map.of(p, new io.tributary.delta.OffsetRange(v, v + 1)));
-        }
+        replaceWithRetypedAmount(location, p, table.status().version());
         JsonPath failed = as(ALICE).post(SYNCED + "/" + synced + "/sync").then().statusCode(200).extract().jsonPath();
         assertThat(failed.getString("data_synchronization_status.state")).isEqualTo("FAILED");
         assertThat(failed.getString("data_synchronization_status.message")).contains("value.amount")
@@ -733,17 +723,7 @@ class SyncedTablesServerTest {
         await().atMost(WAIT).untilAsserted(() -> assertThat(status(ALICE, synced)
                 .getString("data_synchronization_status.state")).isEqualTo("ONLINE"));
 
-        long version = table.status().version();
-        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(
-                java.nio.file.Path.of(java.net.URI.create(location.startsWith("/") ? "file:" + location : location)))) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-        }
-        org.apache.avro.Schema retyped = rowSchema(VALUE_RETYPED);
-        io.tributary.delta.DeltaTable replaced = tables.create(location, retyped, Map.of(p, 0L));
-        for (long v = 0; v <= version; v++) {
-            replaced.commit(List.of(replaced.writeDataFile(rows(retyped, "u1", "lots", 20))),
-                    Map.of(p, new io.tributary.delta.OffsetRange(v, v + 1)));
-        }
+        replaceWithRetypedAmount(location, p, table.status().version());
         java.util.concurrent.atomic.AtomicInteger warnings = new java.util.concurrent.atomic.AtomicInteger();
         java.util.logging.Handler counter = new java.util.logging.Handler() {
             @Override
@@ -781,6 +761,24 @@ class SyncedTablesServerTest {
             assertThat(warnings.get()).isEqualTo(2);
         } finally {
             logger.removeHandler(counter);
+        }
+    }
+
+    /**
+     * The table at {@code location} deleted and written anew with {@code amount} a string, past {@code version}: a
+     * change no synced table can follow.
+     */
+    private void replaceWithRetypedAmount(String location, io.tributary.delta.PartitionKey p, long version)
+            throws java.io.IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(
+                java.nio.file.Path.of(java.net.URI.create(location.startsWith("/") ? "file:" + location : location)))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        org.apache.avro.Schema retyped = rowSchema(VALUE_RETYPED);
+        io.tributary.delta.DeltaTable replaced = tables.create(location, retyped, Map.of(p, 0L));
+        for (long v = 0; v <= version; v++) {
+            replaced.commit(List.of(replaced.writeDataFile(rows(retyped, "u1", "lots", 20))),
+                    Map.of(p, new io.tributary.delta.OffsetRange(v, v + 1)));
         }
     }
 
