@@ -76,17 +76,31 @@ public final class RegistryJson {
                     path + ": has the wrong type; expected " + describe(e.getTargetType()));
         } catch (JsonMappingException e) {
             String path = path(e);
+            if (e.getCause() instanceof com.fasterxml.jackson.core.JsonParseException syntax) {
+                // Broken JSON inside a field (a schema pasted over two lines, say): the field alone said too little.
+                throw new ApiException(ErrorCode.MALFORMED_REQUEST,
+                        notJson(syntax, path.isEmpty() ? "" : " in " + path));
+            }
             throw new ApiException(ErrorCode.INVALID_PARAMETER_VALUE,
                     (path.isEmpty() ? "the request body" : path) + ": cannot be read as the expected value");
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
             throw new ApiException(ErrorCode.MALFORMED_REQUEST, "the request body is nested too deeply or holds "
                     + "too long a value (" + e.getOriginalMessage() + "): send a JSON object as SPEC section 2 shows");
         } catch (JsonProcessingException e) {
-            String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ")";
-            throw new ApiException(ErrorCode.MALFORMED_REQUEST, "the request body is not valid JSON" + at
-                    + ": send a JSON object");
+            throw new ApiException(ErrorCode.MALFORMED_REQUEST, notJson(e, ""));
         }
+    }
+
+    /** Where the JSON broke, and for the commonest slip (a raw line break or tab inside a string) what to write. */
+    private static String notJson(JsonProcessingException e, String in) {
+        String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
+                + e.getLocation().getColumnNr() + ")";
+        String original = e.getOriginalMessage();
+        if (original != null && original.startsWith("Illegal unquoted character")) {
+            return "the request body is not valid JSON" + in + at + ": a string holds a raw control character (a line break or tab); "
+                    + "write it escaped (\\n, \\t) or keep the string on one line";
+        }
+        return "the request body is not valid JSON" + in + at + ": send a JSON object";
     }
 
     public static String write(Object value) {
