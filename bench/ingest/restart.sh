@@ -4,7 +4,9 @@
 # from its readiness (/q/health/ready) to the last committed offset, and the ratio to a plain KafkaConsumer reading the
 # same backlog in a fresh JVM in the same run. The broker is the server's embedded Kafka in a process of its own; the
 # registry a fresh database of the machine's PostgreSQL (PGHOSTPORT, user postgres).
-#   bench/ingest/restart.sh [--no-build]   env: RECORDS, SERVER_HEAP (512m), SERVER_JAVA_OPTS, PORT (18096)
+#   bench/ingest/restart.sh [--no-build]   env: RECORDS, SERVER_HEAP (512m), SERVER_JAVA_OPTS, PORT (18096),
+#   BROKER_REBALANCE_DELAY_MS (the broker's group.initial.rebalance.delay.ms: 0 as in local mode; Kafka's default,
+#   which most clusters keep, is 3000, and a restarted server's consumer group waits that long before it reads)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=${RECORDS:-1000000}

@@ -2,10 +2,15 @@ import io.tributary.server.local.EmbeddedKafka;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** bench/online's broker: the server's own embedded Kafka on a free port, so the bench needs no fixed port. */
+/**
+ * bench/online's broker: the server's own embedded Kafka on a free port, so the bench needs no fixed port. It sets
+ * group.initial.rebalance.delay.ms to 0; BROKER_REBALANCE_DELAY_MS sets it (Kafka's own default is 3000).
+ */
 public final class KafkaLauncher {
     public static void main(String[] args) throws Exception {
-        EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(args[0]), 0, Map.of());
+        String delay = System.getenv("BROKER_REBALANCE_DELAY_MS");
+        EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(args[0]), 0,
+                delay == null || delay.isBlank() ? Map.of() : Map.of("group.initial.rebalance.delay.ms", delay));
         Runtime.getRuntime().addShutdownHook(new Thread(kafka::close));
         System.out.println("bootstrap " + kafka.bootstrapServers());
         Thread.currentThread().join();
