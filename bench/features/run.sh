@@ -28,15 +28,8 @@ if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
 fi
 WORK=$(mktemp -d /tmp/tributary-features.XXXXXX)
-java -cp "target/quarkus-app/app/*:target/quarkus-app/lib/main/*" bench/features/KafkaLauncher.java "$WORK/kafka" \
-  > "$WORK/kafka.log" 2>&1 &
-KAFKA=$!
-for _ in $(seq 1 120); do
-  if grep -q '^bootstrap ' "$WORK/kafka.log"; then break; fi
-  sleep 1
-done
-BOOTSTRAP=$(grep '^bootstrap ' "$WORK/kafka.log" | cut -d' ' -f2)
-[[ -n "$BOOTSTRAP" ]] || { echo "the broker did not start; see $WORK/kafka.log"; kill $KAFKA; exit 1; }
+source bench/lib/broker.sh
+start_broker "$WORK"
 DB=features_bench_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
 psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "CREATE DATABASE $DB" postgres
 TOKEN=features-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')

@@ -16,9 +16,8 @@ if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
 fi
 WORK=$(mktemp -d /tmp/tributary-restart.XXXXXX)
-java -cp "target/quarkus-app/app/*:target/quarkus-app/lib/main/*" bench/online/KafkaLauncher.java "$WORK/kafka" \
-  > "$WORK/kafka.log" 2>&1 &
-KAFKA=$!
+source bench/lib/broker.sh
+start_broker "$WORK"
 SERVER=
 DB=restart_bench_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
 cleanup() {
@@ -28,12 +27,6 @@ cleanup() {
   psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" postgres || true
 }
 trap cleanup EXIT
-for _ in $(seq 1 120); do
-  if grep -q '^bootstrap ' "$WORK/kafka.log"; then break; fi
-  sleep 1
-done
-BOOTSTRAP=$(grep '^bootstrap ' "$WORK/kafka.log" | cut -d' ' -f2)
-[[ -n "$BOOTSTRAP" ]] || { echo "the broker did not start; see $WORK/kafka.log"; exit 1; }
 psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "CREATE DATABASE $DB" postgres
 TOKEN=restart-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 SECRETS_KEY="$(head -c 32 /dev/urandom | base64)"

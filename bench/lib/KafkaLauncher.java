@@ -3,8 +3,8 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * bench/online's broker: the server's own embedded Kafka on a free port, so the bench needs no fixed port. It sets
- * group.initial.rebalance.delay.ms to 0; BROKER_REBALANCE_DELAY_MS sets it (Kafka's own default is 3000).
+ * The benches' broker (bench/lib/broker.sh): the server's own embedded Kafka on a free port, so a bench needs no fixed
+ * port. It sets group.initial.rebalance.delay.ms to 0; BROKER_REBALANCE_DELAY_MS sets it (Kafka's own default is 3000).
  */
 public final class KafkaLauncher {
     public static void main(String[] args) throws Exception {
