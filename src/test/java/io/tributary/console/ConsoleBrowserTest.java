@@ -17,11 +17,11 @@ import io.tributary.delta.PartitionKey;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.server.local.EmbeddedKafka;
+import io.tributary.testing.Command;
 import io.tributary.testing.StreamRequests;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -72,7 +72,7 @@ class ConsoleBrowserTest {
         String chromium = System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium");
         assumeTrue(Files.isExecutable(Path.of(chromium)), chromium + " is not installed: console browser test skipped "
                 + "(Debian: apt-get install chromium; or set CHROMIUM)");
-        assumeTrue(run(Path.of("."), 30, Map.of(), "node", "--version").code == 0,
+        assumeTrue(Command.run(Path.of("."), 30, Map.of(), "node", "--version").code() == 0,
                 "node is not on the PATH: console browser test skipped");
         installPlaywright();
 
@@ -112,14 +112,14 @@ class ConsoleBrowserTest {
         Files.createDirectories(shots);
         env.put("CONSOLE_SCREENSHOTS", shots.toAbsolutePath().toString());
         holdForDevelopment(env);
-        Result result = run(WORK, 600, env, "node", "console-test.mjs");
-        System.out.println(result.output);
-        assertThat(result.code).as("console-test.mjs:\n" + result.output).isZero();
-        assertThat(result.output).contains("PASS lists the streams", "PASS shows a completed backfill",
+        Command result = Command.run(WORK, 600, env, "node", "console-test.mjs");
+        System.out.println(result.output());
+        assertThat(result.code()).as("console-test.mjs:\n" + result.output()).isZero();
+        assertThat(result.output()).contains("PASS lists the streams", "PASS shows a completed backfill",
                 "PASS creates a stream through the form", "PASS a bad stream shows the API error next to the field",
                 "FIGURE console list, 1,000 streams");
         if (!stalled.name.isEmpty()) {
-            assertThat(result.output).contains("PASS shows a STALLED stream as stalled");
+            assertThat(result.output()).contains("PASS shows a STALLED stream as stalled");
         }
         // The form's stream is gone again (the script deleted it through the console).
         as(ROOT).get(STREAMS + "/main." + schema + ".formmade").then().statusCode(404);
@@ -245,30 +245,10 @@ class ConsoleBrowserTest {
             Files.copy(SOURCES.resolve(file), WORK.resolve(file), StandardCopyOption.REPLACE_EXISTING);
         }
         if (!Files.exists(WORK.resolve("node_modules/playwright-core/package.json"))) {
-            assumeTrue(run(Path.of("."), 30, Map.of(), "npm", "--version").code == 0,
+            assumeTrue(Command.run(Path.of("."), 30, Map.of(), "npm", "--version").code() == 0,
                     "npm is not on the PATH: cannot install playwright-core, console browser test skipped");
-            Result npm = run(WORK, 300, Map.of(), "npm", "ci", "--no-audit", "--no-fund");
-            assertThat(npm.code).as("npm ci in " + WORK + ":\n" + npm.output).isZero();
+            Command npm = Command.run(WORK, 300, Map.of(), "npm", "ci", "--no-audit", "--no-fund");
+            assertThat(npm.code()).as("npm ci in " + WORK + ":\n" + npm.output()).isZero();
         }
-    }
-
-    private record Result(int code, String output) {}
-
-    private static Result run(Path dir, long timeoutSeconds, Map<String, String> env, String... command)
-            throws IOException, InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        builder.environment().putAll(env);
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            return new Result(-1, e.getMessage());
-        }
-        byte[] out = process.getInputStream().readAllBytes();
-        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            return new Result(-1, new String(out, StandardCharsets.UTF_8) + "\n(timed out)");
-        }
-        return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 }

@@ -10,10 +10,10 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.tributary.server.local.EmbeddedKafka;
+import io.tributary.testing.Command;
 import io.tributary.testing.KcatProducer;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -53,7 +52,7 @@ class ReadmeWalkthroughTest {
 
     @Test
     void theReadmesCommandsWorkAsWritten() throws Exception {
-        assumeTrue(run(dir, Map.of(), "bash", "-c", "command -v curl").code == 0,
+        assumeTrue(Command.run(dir, 120, Map.of(), "bash", "-c", "command -v curl").code() == 0,
                 "curl is not on the PATH: README walk-through skipped");
         List<String> blocks = codeBlocks(Files.readString(README));
         String walkthrough = block(blocks, b -> b.contains("API=http://localhost:8080/api"), "the walk-through");
@@ -100,7 +99,7 @@ class ReadmeWalkthroughTest {
      */
     private String prelude() throws IOException, InterruptedException {
         Path bin = Files.createDirectories(dir.resolve("bin"));
-        if (run(dir, Map.of(), "bash", "-c", "command -v kcat").code != 0) {
+        if (Command.run(dir, 120, Map.of(), "bash", "-c", "command -v kcat").code() != 0) {
             Path kcat = bin.resolve("kcat");
             Files.writeString(kcat, "#!/usr/bin/env bash\nexec '" + Path.of(System.getProperty("java.home"), "bin",
                     "java") + "' -cp '" + System.getProperty("java.class.path") + "' "
@@ -124,11 +123,11 @@ class ReadmeWalkthroughTest {
 
     private String bash(String prelude, String block, String broker) throws Exception {
         String address = server.getHost() + ":" + server.getPort();
-        Result r = run(dir, Map.of(), "bash", "-c", prelude
+        Command r = Command.run(dir, 120, Map.of(), "bash", "-c", prelude
                 + block.replace("localhost:8080", address).replace("localhost:9092", broker));
-        assertThat(r.code).as("the README block\n%s\nended with %s; its output:\n%s", block, r.code, r.output)
+        assertThat(r.code()).as("the README block\n%s\nended with %s; its output:\n%s", block, r.code(), r.output())
                 .isZero();
-        return r.output;
+        return r.output();
     }
 
     /** The fenced code blocks of a Markdown text, in order. */
@@ -154,20 +153,5 @@ class ReadmeWalkthroughTest {
         List<String> found = blocks.stream().filter(which).toList();
         assertThat(found).as("README's code block of %s", what).hasSize(1);
         return found.get(0);
-    }
-
-    private record Result(int code, String output) {}
-
-    private static Result run(Path dir, Map<String, String> env, String... command) throws IOException,
-            InterruptedException {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
-        builder.environment().putAll(env);
-        Process process = builder.start();
-        byte[] out = process.getInputStream().readAllBytes();
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            return new Result(-1, new String(out, StandardCharsets.UTF_8) + "\n(timed out)");
-        }
-        return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 }
