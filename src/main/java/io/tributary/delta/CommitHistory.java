@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -34,7 +35,7 @@ final class CommitHistory {
                     complete = false;
                     break;
                 }
-                String file = tablePath + "/_delta_log/" + String.format("%020d", v) + ".json";
+                String file = tablePath + "/_delta_log/" + String.format(Locale.ROOT, "%020d", v) + ".json";
                 Optional<Storage.Entry> entry = storage.stat(file);
                 if (entry.isEmpty()) {
                     break; // removed behind a checkpoint: nothing older can be read either

@@ -3,6 +3,7 @@ package io.tributary.delta;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Optional;
 
 /** Looks through the raw commit files of a version range for a marker string. */
@@ -20,7 +21,7 @@ final class CommitLog {
     private static Optional<Long> scan(Storage storage, String tablePath, long fromVersion, long toVersion, String marker)
             throws IOException {
         for (long v = fromVersion; v <= toVersion; v++) {
-            String file = tablePath + "/_delta_log/" + String.format("%020d", v) + ".json";
+            String file = tablePath + "/_delta_log/" + String.format(Locale.ROOT, "%020d", v) + ".json";
             if (storage.stat(file).isEmpty()) {
                 continue; // already cleaned up behind a checkpoint; cannot be a commit this writer just made
             }

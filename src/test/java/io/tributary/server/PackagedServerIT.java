@@ -49,6 +49,10 @@ class PackagedServerIT {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration INGEST_TIMEOUT = Duration.ofSeconds(180);
 
+    /** Locales of a machine abroad (what {@code LANG=ar_EG.UTF-8} or {@code tr_TR.UTF-8} give the JVM). */
+    static final List<String> ARABIC_DIGITS = List.of("-Duser.language=ar", "-Duser.country=EG");
+    static final List<String> TURKISH = List.of("-Duser.language=tr", "-Duser.country=TR");
+
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
@@ -80,7 +84,10 @@ class PackagedServerIT {
             List<String> expected = new ArrayList<>();
             int[] next = new int[PARTITIONS];
 
-            Process first = spawn(jar, env, dir.resolve("server-1.log"));
+            // The servers run as users abroad do: a locale whose digits are not ASCII (Kernel names commit files with
+            // the default locale's String.format: the create failed with a log file named in Arabic digits), then one
+            // with Turkish case rules.
+            Process first = spawn(jar, env, dir.resolve("server-1.log"), ARABIC_DIGITS);
             try {
                 awaitOrFail(first, dir.resolve("server-1.log"), START_TIMEOUT, () -> ready(api), "ready");
                 post(api, "/api/2.0/connections", "{\"name\": \"cluster\", \"connection_type\": \"KAFKA\", "
@@ -96,7 +103,7 @@ class PackagedServerIT {
                 first.waitFor(30, TimeUnit.SECONDS);
             }
 
-            Process second = spawn(jar, env, dir.resolve("server-2.log"));
+            Process second = spawn(jar, env, dir.resolve("server-2.log"), TURKISH);
             try {
                 awaitOrFail(second, dir.resolve("server-2.log"), START_TIMEOUT, () -> ready(api), "ready again");
                 produce(topics, 30, next, expected);
@@ -117,11 +124,57 @@ class PackagedServerIT {
         }
     }
 
+    /**
+     * The README's first command as a stranger abroad meets it: local mode (embedded PostgreSQL and Kafka on
+     * localhost:9092) under a Turkish locale, where Kafka's broker upper-cased "classic" to "CLASSİC" and the server
+     * stopped before it started. A stream on the embedded broker takes records produced to it.
+     */
+    @Test
+    void localModeRunsUnderTheMachinesLocale() throws Exception {
+        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
+        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        org.junit.jupiter.api.Assumptions.assumeFalse(listening(9092),
+                "local mode's embedded Kafka needs localhost:9092, which something else holds");
+        int httpPort = freePort();
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("TRIBUTARY_LOCAL", "true");
+        env.put("TRIBUTARY_DATA_DIR", dir.resolve("data").toString());
+        env.put("TRIBUTARY_WAREHOUSE", dir.resolve("warehouse").toString());
+        env.put("QUARKUS_HTTP_PORT", String.valueOf(httpPort));
+        String api = "http://127.0.0.1:" + httpPort;
+        Tables tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
+        String location = tables.defaultLocation("main", "packaged", "orders_ingestion");
+        Path log = dir.resolve("server-local.log");
+        Process server = spawn(jar, env, log, TURKISH);
+        try {
+            awaitOrFail(server, log, START_TIMEOUT, () -> ready(api), "ready");
+            post(api, "/api/2.0/connections", "{\"name\": \"cluster\", \"connection_type\": \"KAFKA\", "
+                    + "\"options\": {\"bootstrap_servers\": \"localhost:9092\"}}");
+            try (KafkaTestSupport topics = new KafkaTestSupport("localhost:9092")) {
+                topics.createTopic(TOPIC, PARTITIONS);
+                post(api, "/api/2.0/feature-engineering/streams",
+                        StreamRequests.valid(STREAM, "cluster", TOPIC).toString());
+                List<String> expected = new ArrayList<>();
+                produce(topics, 30, new int[PARTITIONS], expected);
+                awaitOrFail(server, log, INGEST_TIMEOUT, () -> rowCount(tables, location) >= expected.size(),
+                        "the records ingested");
+                assertThat(KafkaTestSupport.coordinates(KafkaTestSupport.rows(tables, location)))
+                        .containsExactlyInAnyOrderElementsOf(expected);
+            }
+        } finally {
+            server.destroy(); // its shutdown hooks stop the embedded PostgreSQL and Kafka
+            if (!server.waitFor(60, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+            keepLogs();
+        }
+    }
+
     /** The servers' logs outlive the temporary directory, for a look after a failure. */
     private void keepLogs() throws IOException {
         Path kept = Path.of(System.getProperty("tributary.test.build-dir", "target"), "packaged-server-it");
         Files.createDirectories(kept);
-        for (String log : List.of("server-1.log", "server-2.log")) {
+        for (String log : List.of("server-1.log", "server-2.log", "server-local.log")) {
             if (Files.exists(dir.resolve(log))) {
                 Files.copy(dir.resolve(log), kept.resolve(log), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
@@ -130,8 +183,17 @@ class PackagedServerIT {
 
     /** A child whose environment is exactly {@code env}: nothing inherited, as on a fresh machine. */
     static Process spawn(Path jar, Map<String, String> env, Path log) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-jar", jar.toAbsolutePath().toString())
+        return spawn(jar, env, log, List.of());
+    }
+
+    /** As {@link #spawn(Path, Map, Path)}, with JVM options before {@code -jar} (a locale, say). */
+    static Process spawn(Path jar, Map<String, String> env, Path log, List<String> jvmOptions) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-Xmx512m");
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(log.getParent().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
