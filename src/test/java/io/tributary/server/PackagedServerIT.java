@@ -170,11 +170,52 @@ class PackagedServerIT {
         }
     }
 
+    /**
+     * A warehouse path beyond ASCII on a machine with no LANG (a container, a service unit): the JVM names files in
+     * ASCII there, and the server stopped with "Malformed input or input contains unmappable characters" and no word
+     * of which setting. It must stop naming TRIBUTARY_WAREHOUSE and the fix.
+     */
+    @Test
+    void aWarehousePathTheLocaleCannotNameStopsTheServerNamingTheSettingAndTheFix() throws Exception {
+        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
+        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        Path log = dir.resolve("server-path.log");
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("postgres")).start()) {
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
+            env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+            env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+            env.put("TRIBUTARY_SECRETS_KEY", randomKey());
+            env.put("QUARKUS_HTTP_PORT", String.valueOf(freePort()));
+            env.put("WAREHOUSE_PARENT", dir.toString());
+            // The shell writes the path's "é" as UTF-8 bytes: this JVM, if its own locale lacked UTF-8, would send '?'.
+            List<String> command = List.of("/bin/sh", "-c", "TRIBUTARY_WAREHOUSE=\"$WAREHOUSE_PARENT/warehouse "
+                    + "$(printf '\\303\\251')\" exec \"$0\" -Xmx512m -jar \"$1\"",
+                    ProcessHandle.current().info().command().orElse("java"), jar.toAbsolutePath().toString());
+            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().clear(); // no LANG, no LC_ALL: the C locale
+            builder.environment().putAll(env);
+            Process server = builder.start();
+            try {
+                assertThat(server.waitFor(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                        .as("the server stops by itself").isTrue();
+                String output = Files.readString(log, StandardCharsets.ISO_8859_1);
+                assertThat(server.exitValue()).as(output).isNotZero();
+                assertThat(output).contains("TRIBUTARY_WAREHOUSE: the path '").contains("LANG=C.UTF-8");
+            } finally {
+                server.destroyForcibly();
+            }
+        } finally {
+            keepLogs();
+        }
+    }
+
     /** The servers' logs outlive the temporary directory, for a look after a failure. */
     private void keepLogs() throws IOException {
         Path kept = Path.of(System.getProperty("tributary.test.build-dir", "target"), "packaged-server-it");
         Files.createDirectories(kept);
-        for (String log : List.of("server-1.log", "server-2.log", "server-local.log")) {
+        for (String log : List.of("server-1.log", "server-2.log", "server-local.log", "server-path.log")) {
             if (Files.exists(dir.resolve(log))) {
                 Files.copy(dir.resolve(log), kept.resolve(log), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }

@@ -1,5 +1,6 @@
 package io.tributary.registry.service;
 
+import io.tributary.config.LocalPaths;
 import io.tributary.delta.Tables;
 import io.tributary.delta.Warehouse;
 import io.tributary.registry.request.AllowedLocations;
@@ -16,7 +17,8 @@ public class WarehouseProducer {
     public Tables tables(@ConfigProperty(name = "tributary.warehouse") String root,
             @ConfigProperty(name = "tributary.s3-endpoint") Optional<String> s3Endpoint,
             @ConfigProperty(name = "tributary.s3-region") Optional<String> s3Region) {
-        return Tables.forWarehouse(new Warehouse(root, s3Endpoint, s3Region));
+        return Tables.forWarehouse(
+                new Warehouse(LocalPaths.usable("TRIBUTARY_WAREHOUSE", root), s3Endpoint, s3Region));
     }
 
     /** The warehouse and {@code TRIBUTARY_EXTERNAL_LOCATIONS}: the only places a table may resolve to. */
@@ -24,6 +26,8 @@ public class WarehouseProducer {
     @Singleton
     public AllowedLocations allowedLocations(@ConfigProperty(name = "tributary.warehouse") String root,
             @ConfigProperty(name = "tributary.external-locations") Optional<java.util.List<String>> external) {
-        return new AllowedLocations(root, external.orElse(java.util.List.of()));
+        java.util.List<String> roots = external.orElse(java.util.List.of());
+        roots.forEach(r -> LocalPaths.usable("TRIBUTARY_EXTERNAL_LOCATIONS", r));
+        return new AllowedLocations(LocalPaths.usable("TRIBUTARY_WAREHOUSE", root), roots);
     }
 }

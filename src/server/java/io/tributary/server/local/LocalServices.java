@@ -1,6 +1,7 @@
 package io.tributary.server.local;
 
 import io.tributary.config.LocalMode;
+import io.tributary.config.LocalPaths;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,7 +36,8 @@ final class LocalServices {
         if (!local || System.getProperty(STARTED) != null) {
             return;
         }
-        Path dataDir = Path.of(Settings.getOrDefault(LocalMode.DATA_DIR, LocalMode.DEFAULT_DATA_DIR)).toAbsolutePath().normalize();
+        Path dataDir = Path.of(LocalPaths.usable("TRIBUTARY_DATA_DIR",
+                Settings.getOrDefault(LocalMode.DATA_DIR, LocalMode.DEFAULT_DATA_DIR))).toAbsolutePath().normalize();
         try {
             Files.createDirectories(dataDir);
         } catch (IOException e) {
