@@ -171,6 +171,172 @@ class PackagedServerIT {
     }
 
     /**
+     * Two packaged servers on one registry and warehouse share a stream (its partitions split between their consumers,
+     * both committing to its table) that has a CONTINUOUS synced table and a feature view: each server syncs and
+     * materializes after its own commits, so the two race for the same synced table and view. One server is killed
+     * (SIGKILL) while records arrive; the survivor takes its partitions over. In the end every record is in the table
+     * once, and both the synced table and the view, looked up on the survivor, hold exactly what the records say: the
+     * latest amount of each key, and each key's count and greatest amount.
+     */
+    @Test
+    void twoServersShareAStreamItsSyncedTableAndItsFeatureViewOneKilled() throws Exception {
+        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
+        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        int partitions = 4;
+        int keys = 40;
+        int rounds = 6;
+        String topic = "shared";
+        String stream = "main.packaged.shared";
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("postgres")).start();
+                EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, Map.of());
+                KafkaTestSupport topics = new KafkaTestSupport(kafka.bootstrapServers())) {
+            topics.createTopic(topic, partitions);
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
+            env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+            env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+            env.put("TRIBUTARY_WAREHOUSE", dir.resolve("warehouse").toString());
+            env.put("TRIBUTARY_SECRETS_KEY", randomKey());
+            Map<String, String> envA = new LinkedHashMap<>(env);
+            Map<String, String> envB = new LinkedHashMap<>(env);
+            int portA = freePort();
+            int portB = freePort();
+            envA.put("QUARKUS_HTTP_PORT", String.valueOf(portA));
+            envB.put("QUARKUS_HTTP_PORT", String.valueOf(portB));
+            String apiA = "http://127.0.0.1:" + portA;
+            String apiB = "http://127.0.0.1:" + portB;
+            Path logA = dir.resolve("server-a.log");
+            Path logB = dir.resolve("server-b.log");
+            Tables tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
+            String location = tables.defaultLocation("main", "packaged", "shared_ingestion");
+            Process a = spawn(jar, envA, logA);
+            Process b = spawn(jar, envB, logB);
+            try {
+                awaitOrFail(a, logA, START_TIMEOUT, () -> ready(apiA), "ready");
+                awaitOrFail(b, logB, START_TIMEOUT, () -> ready(apiB), "ready");
+                post(apiA, "/api/2.0/connections", "{\"name\": \"cluster\", \"connection_type\": \"KAFKA\", "
+                        + "\"options\": {\"bootstrap_servers\": \"" + kafka.bootstrapServers() + "\"}}");
+                post(apiA, "/api/2.0/feature-engineering/streams",
+                        StreamRequests.valid(stream, "cluster", topic).toString());
+                post(apiA, "/api/2.0/database/synced_tables", "{\"name\": \"" + stream + "_online\", \"spec\": {"
+                        + "\"source_table_full_name\": \"" + stream + "_ingestion\", \"primary_key_columns\": "
+                        + "[\"value.id\"], \"timeseries_key\": \"stream_record_timestamp\", "
+                        + "\"scheduling_policy\": \"CONTINUOUS\"}}");
+                post(apiA, "/api/2.0/feature-engineering/feature-views", "{\"name\": \"" + stream + "_features\", "
+                        + "\"source\": {\"stream_name\": \"" + stream + "\"}, \"entity_columns\": [\"value.id\"], "
+                        // Each server commits its own partitions' batches, and the killed one's last records are
+                        // committed by the other a session timeout later: the lateness must cover that (SPEC §10,
+                        // the watermark; at 0s, about half the killed server's partitions' records were dropped).
+                        + "\"allowed_lateness\": \"2m\", "
+                        + "\"features\": [{\"name\": \"n\", \"function\": \"count\", \"window\": {\"rolling\": "
+                        + "{\"duration\": \"1h\"}}}, {\"name\": \"top\", \"function\": \"max\", \"column\": "
+                        + "\"value.amount\", \"window\": {\"rolling\": {\"duration\": \"1h\"}}}]}");
+                try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                        Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+                    for (int round = 1; round <= rounds; round++) {
+                        for (int k = 0; k < keys; k++) {
+                            int partition = k % partitions;
+                            topics.send(topic, partition, null, ("{\"id\": \"k" + k + "\", \"amount\": "
+                                    + (round * 1000 + k) + "}").getBytes(StandardCharsets.UTF_8));
+                        }
+                        topics.flush();
+                        if (round == 1) {
+                            // Records wake both servers' idle streams: each joins the stream's group and gets a share
+                            // of its partitions, so both commit from here on.
+                            awaitOrFail(a, logA, START_TIMEOUT, () -> bothConsume(admin),
+                                    "both servers in the stream's group, each holding partitions");
+                        }
+                        if (round == rounds / 2) {
+                            long half = (long) keys * round;
+                            awaitOrFail(a, logA, INGEST_TIMEOUT, () -> rowCount(tables, location) == half,
+                                    "half the rounds ingested");
+                            b.destroyForcibly(); // SIGKILL mid-flow: its partitions and its share of the syncs move
+                            b.waitFor(30, TimeUnit.SECONDS);
+                        }
+                        Thread.sleep(1_500); // a round's records in batches of their own: each key's versions in order
+                    }
+                }
+                long total = (long) keys * rounds;
+                awaitOrFail(a, logA, INGEST_TIMEOUT, () -> rowCount(tables, location) >= total, "every record ingested");
+                assertThat(KafkaTestSupport.rows(tables, location)).hasSize((int) total);
+                StringBuilder lookupKeys = new StringBuilder();
+                for (int k = 0; k < keys; k++) {
+                    lookupKeys.append(k == 0 ? "" : ", ").append("{\"value_id\": \"k").append(k).append("\"}");
+                }
+                String body = "{\"keys\": [" + lookupKeys + "]}";
+                long deadline = System.nanoTime() + INGEST_TIMEOUT.toNanos();
+                List<String> wrong = List.of("not looked up yet");
+                while (!wrong.isEmpty() && System.nanoTime() < deadline && a.isAlive()) {
+                    com.fasterxml.jackson.databind.JsonNode rows = lookup(apiA,
+                            "/api/2.0/database/synced_tables/" + stream + "_online/lookup", body).path("rows");
+                    com.fasterxml.jackson.databind.JsonNode features = lookup(apiA,
+                            "/api/2.0/feature-engineering/feature-views/" + stream + "_features/lookup", body)
+                            .path("results");
+                    List<String> now = new ArrayList<>();
+                    for (int k = 0; k < keys; k++) {
+                        double latest = rounds * 1000 + k;
+                        if (rows.path(k).path("value_amount").asDouble(-1) != latest) {
+                            now.add("synced k" + k + ": " + rows.path(k));
+                        }
+                        if (features.path(k).path("n").asLong(-1) != rounds
+                                || features.path(k).path("top").asDouble(-1) != latest) {
+                            now.add("features k" + k + ": " + features.path(k));
+                        }
+                    }
+                    wrong = now;
+                    if (!wrong.isEmpty()) {
+                        Thread.sleep(500);
+                    }
+                }
+                assertThat(wrong).as("keys whose synced row or features differ from the records (server A's log: %s)",
+                        logA).isEmpty();
+                com.fasterxml.jackson.databind.JsonNode view = get(apiA,
+                        "/api/2.0/feature-engineering/feature-views/" + stream + "_features");
+                assertThat(view.path("materialization_status").path("late_records_dropped").asLong(-1))
+                        .as("%s", view).isZero();
+            } finally {
+                a.destroy();
+                b.destroyForcibly();
+                a.waitFor(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            keepLogs();
+        }
+    }
+
+    /** Whether the (one) stream's consumer group has two members, each holding partitions. */
+    private static boolean bothConsume(org.apache.kafka.clients.admin.Admin admin) {
+        try {
+            for (var listing : admin.listGroups().all().get()) {
+                if (listing.groupId().startsWith("tributary-")) {
+                    var group = admin.describeConsumerGroups(List.of(listing.groupId())).all().get()
+                            .get(listing.groupId());
+                    return group.members().size() == 2 && group.members().stream()
+                            .allMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                }
+            }
+            return false;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode get(String api, String path) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(api + path))
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.body());
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode lookup(String api, String path, String body) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(api + path))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("POST %s: %s", path, response.body()).isEqualTo(200);
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response.body());
+    }
+
+    /**
      * A warehouse path beyond ASCII on a machine with no LANG (a container, a service unit): the JVM names files in
      * ASCII there, and the server stopped with "Malformed input or input contains unmappable characters" and no word
      * of which setting. It must stop naming TRIBUTARY_WAREHOUSE and the fix.
@@ -215,7 +381,8 @@ class PackagedServerIT {
     private void keepLogs() throws IOException {
         Path kept = Path.of(System.getProperty("tributary.test.build-dir", "target"), "packaged-server-it");
         Files.createDirectories(kept);
-        for (String log : List.of("server-1.log", "server-2.log", "server-local.log", "server-path.log")) {
+        for (String log : List.of("server-1.log", "server-2.log", "server-local.log", "server-path.log",
+                "server-a.log", "server-b.log")) {
             if (Files.exists(dir.resolve(log))) {
                 Files.copy(dir.resolve(log), kept.resolve(log), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
