@@ -58,6 +58,14 @@ public final class Materializer {
     static final int MAX_CHUNK_FILES = 1000;
     /** What a file without statistics counts as. */
     static final long UNKNOWN_FILE_RECORDS = 10_000;
+    /**
+     * How far a record's event time may be after its commit's time (the commit file's time: the warehouse's clock).
+     * One beyond it (a producer's clock far off, a local time sent as UTC, microseconds sent as milliseconds) is
+     * skipped: kept, it moved the watermark to its time, and every later record of every entity was dropped as late.
+     * An hour: wide enough for any clock skew between producers and the warehouse, and a bound on what one record
+     * from a clock ahead can make late.
+     */
+    public static final long MAX_AHEAD_MS = 60 * 60_000;
 
     private final int chunkRecords;
 
@@ -200,6 +208,12 @@ public final class Materializer {
                 watermark = Math.max(watermark, minus(r.maxEvent, spec.latenessMs()));
             }
         }
+        if (r.ahead > 0) {
+            LOG.warnf("feature view %s: skipped %d records whose event time is more than %d minutes after their "
+                    + "commit (the greatest: %s); a producer's clock, time zone or the unit of %s is wrong (counted "
+                    + "in records_skipped)", spec.name(), r.ahead, MAX_AHEAD_MS / 60_000, eventTimeText(r.greatestAhead),
+                    String.join(".", spec.timestampPath()));
+        }
         long t1 = System.nanoTime();
         DeltaTable table = offline.open(spec);
         OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
@@ -287,6 +301,9 @@ public final class Materializer {
         long read;
         long late;
         long skipped;
+        /** Of {@link #skipped}, records whose event time was beyond {@link #MAX_AHEAD_MS} after their commit. */
+        long ahead;
+        long greatestAhead = Long.MIN_VALUE;
 
         Reading(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long maxEvent, List<TileKey> changed) {
             this.spec = spec;
@@ -298,12 +315,21 @@ public final class Materializer {
         /** Every row of {@code changes}; one older than {@code watermark} is dropped and counted. */
         void all(TableChanges changes, long watermark) {
             List<Feature> features = spec.features();
+            long committed = changes.committedAtMs();
+            long latestAllowed = committed <= 0 || committed > Long.MAX_VALUE - MAX_AHEAD_MS ? Long.MAX_VALUE
+                    : committed + MAX_AHEAD_MS;
             while (changes.hasNext()) {
                 Map<String, Object> row = changes.next();
                 String entity = EntityKeys.of(row, spec.entityPaths());
                 Long ts = millis(EntityKeys.extract(row, spec.timestampPath()));
                 if (entity == null || ts == null) {
                     skipped++;
+                    continue;
+                }
+                if (ts > latestAllowed) {
+                    skipped++;
+                    ahead++;
+                    greatestAhead = Math.max(greatestAhead, ts);
                     continue;
                 }
                 if (ts < watermark) {
@@ -406,6 +432,15 @@ public final class Materializer {
     }
 
     /** Event time in epoch milliseconds: a timestamp, or an integer column of epoch milliseconds. */
+    /** An event time for a log line: its instant when it has one, else the number. */
+    private static String eventTimeText(long ms) {
+        try {
+            return Instant.ofEpochMilli(ms) + " (" + ms + " ms)";
+        } catch (java.time.DateTimeException e) {
+            return ms + " ms";
+        }
+    }
+
     static Long millis(Object v) {
         if (v == null) {
             return null;

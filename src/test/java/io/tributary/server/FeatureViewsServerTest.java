@@ -47,8 +47,12 @@ class FeatureViewsServerTest {
     static final String VIEWS = "/api/2.0/feature-engineering/feature-views";
     static final Duration WAIT = Duration.ofSeconds(90);
     static final long MIN = 60_000;
-    /** A day before the tests run: every window has ended by wall-clock time. */
-    static final long BASE = Instant.parse("2026-11-30T00:00:00Z").toEpochMilli();
+    /**
+     * Two days before the tests run, at midnight (windows align to it): every window has ended by wall-clock time, and
+     * no record is after its commit (such a record is skipped: SPEC §10). A fixed date fails on a clock before it.
+     */
+    static final long BASE = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.DAYS).minus(Duration.ofDays(2))
+            .toEpochMilli();
     static final long LATENESS = 10 * MIN;
 
     @Inject
@@ -760,6 +764,40 @@ class FeatureViewsServerTest {
             assertThat(s.getLong("materialization_status.records_read")).isEqualTo(12);
             assertThat(s.getLong("materialization_status.lag_versions")).isZero();
         });
+    }
+
+    /**
+     * A record whose event time is far ahead of its commit (a producer's clock years off, microseconds sent as
+     * milliseconds) is skipped and counted, and the watermark stays where the other records put it: before, it moved
+     * the watermark to that time, and every later record of every entity was dropped as late.
+     */
+    @Test
+    void aRecordFromTheFutureIsSkippedAndLeavesLaterRecordsOnTime() {
+        String stream = "main." + unique("ff") + ".transactions";
+        String view = directStreamWithView(stream);
+        long now = System.currentTimeMillis();
+        String[] pushes = {
+            "{\"user_id\": \"u1\", \"amount\": 1.5, \"event_time\": " + now + "}",
+            "{\"user_id\": \"u1\", \"amount\": 2.5, \"event_time\": " + now * 1000 + "}",
+            "{\"user_id\": \"u1\", \"amount\": 4.0, \"event_time\": " + (now + 1000) + "}}, {\"value\": "
+                    + "{\"user_id\": \"u2\", \"amount\": 1.0, \"event_time\": " + (now + 1000) + "}"};
+        for (int sequence = 0; sequence < pushes.length; sequence++) {
+            as(ALICE).body("{\"producer_id\": \"p\", \"sequence\": " + sequence + ", \"records\": [{\"value\": "
+                    + pushes[sequence] + "}]}").post(STREAMS + "/" + stream + "/records").then().statusCode(200);
+        }
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            JsonPath s = status(view);
+            assertThat(s.getLong("materialization_status.lag_versions")).isZero();
+            assertThat(s.getLong("materialization_status.records_read")
+                    + s.getLong("materialization_status.records_skipped")
+                    + s.getLong("materialization_status.late_records_dropped")).isEqualTo(4);
+        });
+        JsonPath s = status(view);
+        assertThat(s.getLong("materialization_status.late_records_dropped")).as(s.prettify()).isZero();
+        assertThat(s.getLong("materialization_status.records_skipped")).isEqualTo(1);
+        assertThat(s.getLong("materialization_status.records_read")).isEqualTo(3);
+        as(ALICE).body("{\"keys\": [{\"value_user_id\": \"u2\"}]}").post(VIEWS + "/" + view + "/lookup").then()
+                .statusCode(200).body("results[0].value_user_id", org.hamcrest.Matchers.equalTo("u2"));
     }
 
     /**

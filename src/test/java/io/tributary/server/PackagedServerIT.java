@@ -257,7 +257,8 @@ class PackagedServerIT {
                     }
                 }
                 long total = (long) keys * rounds;
-                awaitOrFail(a, logA, INGEST_TIMEOUT, () -> rowCount(tables, location) >= total, "every record ingested");
+                awaitOrFail(a, logA, INGEST_TIMEOUT, () -> rowCount(tables, location) >= total,
+                        "every record ingested");
                 assertThat(KafkaTestSupport.rows(tables, location)).hasSize((int) total);
                 StringBuilder lookupKeys = new StringBuilder();
                 for (int k = 0; k < keys; k++) {
