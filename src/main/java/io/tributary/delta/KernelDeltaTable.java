@@ -3,6 +3,8 @@ package io.tributary.delta;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.statistics.DataFileStatistics;
+import io.delta.kernel.types.DataType;
+import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
@@ -124,11 +126,52 @@ final class KernelDeltaTable implements DeltaTable {
     private StructType checkRowSchema(Schema rowSchema) {
         StructType rowType = SchemaMapping.toDelta(rowSchema);
         StructType tableType = tables.latest(path).getSchema();
-        if (!rowType.isWriteCompatible(tableType)) {
+        if (rowType.isWriteCompatible(tableType)) {
+            return tableType;
+        }
+        // Another writer widened the table before this handle was opened (another server's pipeline met a new
+        // registry version first): rows of the older schema fit with the new fields NULL, as they do through a handle
+        // opened before the widening, whose check saw the older table.
+        StructType part = partOf(rowType, tableType);
+        if (part == null) {
             throw new IllegalArgumentException("rows of schema " + SchemaMapping.sqlType(rowType)
                     + " cannot be written to " + path + ", whose schema is " + SchemaMapping.sqlType(tableType));
         }
-        return tableType;
+        return part;
+    }
+
+    /**
+     * The table's type of the fields rows of {@code rowType} hold, when such rows fit the table with fields missing:
+     * each of their fields is the table's (structs compared the same way, field by field), and each field of the
+     * table they lack is nullable. Null when they do not fit.
+     */
+    static StructType partOf(StructType rowType, StructType tableType) {
+        List<StructField> fields = new java.util.ArrayList<>();
+        for (StructField rowField : rowType.fields()) {
+            int i = tableType.indexOf(rowField.getName());
+            if (i < 0) {
+                return null;
+            }
+            StructField tableField = tableType.fields().get(i);
+            DataType type;
+            if (rowField.getDataType() instanceof StructType rowStruct
+                    && tableField.getDataType() instanceof StructType tableStruct) {
+                type = partOf(rowStruct, tableStruct);
+            } else {
+                type = rowField.getDataType().isWriteCompatible(tableField.getDataType())
+                        ? tableField.getDataType() : null;
+            }
+            if (type == null || rowField.isNullable() && !tableField.isNullable()) {
+                return null;
+            }
+            fields.add(new StructField(tableField.getName(), type, tableField.isNullable(), tableField.getMetadata()));
+        }
+        for (StructField tableField : tableType.fields()) {
+            if (rowType.indexOf(tableField.getName()) < 0 && !tableField.isNullable()) {
+                return null;
+            }
+        }
+        return new StructType(fields);
     }
 
     @Override

@@ -46,6 +46,52 @@ class SchemaEvolutionTest {
         assertThat(table.positions()).containsEntry(p, 3L);
     }
 
+    /**
+     * Another process widened the table before this one opened it (another server's pipeline met a new registry
+     * version first; this server's pipeline reopened its consumer): rows of the narrower schema still land, the new
+     * field NULL, as they do through a handle opened before the widening. Before, a handle opened after it refused them
+     * ("rows of schema … cannot be written to …"), and the stream was FAILED until it retried with the wider schema.
+     */
+    @Test
+    void aHandleOpenedAfterAnotherWriterWidenedTheTableTakesRowsOfTheNarrowerSchema() {
+        Tables tables = Tables.forWarehouse(dir.toString(), Optional.empty());
+        String location = tables.defaultLocation("main", "s", "widened");
+        Schema v1 = TestRows.rowSchema("{\"type\":\"string\"}", V1);
+        Schema v2 = TestRows.rowSchema("{\"type\":\"string\"}", V2);
+        PartitionKey p = new PartitionKey("t", 0);
+        tables.create(location, v1, Map.of(p, 0L));
+        assertThat(tables.open(location).evolveSchema(v2)).contains(1L);
+
+        DeltaTable opened = tables.open(location);
+        opened.commit(List.of(opened.writeDataFile(List.of(row(v1, 0, null)))), Map.of(p, new OffsetRange(0, 1)));
+        opened.commit(List.of(opened.writeDataFile(List.of(row(v2, 1, "wide")))), Map.of(p, new OffsetRange(1, 2)));
+
+        assertThat(IndependentReader.rows(location)).extracting(r -> r.get("value"))
+                .containsExactlyInAnyOrder(value(0L, null), value(1L, "wide"));
+        assertThat(tables.columns(location).get(1).type()).isEqualTo("struct<id:bigint,note:string>");
+    }
+
+    /** A row schema that is not a part of the table's (a field the table lacks, or of another type) stays refused. */
+    @Test
+    void rowsWithAFieldTheTableLacksOrRetypesAreRefused() {
+        Tables tables = Tables.forWarehouse(dir.toString(), Optional.empty());
+        String location = tables.defaultLocation("main", "s", "narrow");
+        Schema v1 = TestRows.rowSchema("{\"type\":\"string\"}", V1);
+        Schema v2 = TestRows.rowSchema("{\"type\":\"string\"}", V2);
+        tables.create(location, v1, Map.of());
+        assertThatThrownBy(() -> tables.open(location).writeDataFile(List.of(row(v2, 0, "x"))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be written to");
+        Schema retyped = TestRows.rowSchema("{\"type\":\"string\"}", V1.replace("\"long\"", "\"string\""));
+        GenericRecord row = row(v1, 0, null);
+        GenericRecord value = new GenericData.Record(retyped.getField("value").schema().getTypes().get(1));
+        value.put("id", "0");
+        GenericRecord r = new GenericData.Record(retyped);
+        retyped.getFields().forEach(f -> r.put(f.name(), row.get(f.name())));
+        r.put("value", value);
+        assertThatThrownBy(() -> tables.open(location).writeDataFile(List.of(r)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be written to");
+    }
+
     @Test
     void droppingOrRetypingAColumnIsRefusedNamingIt() {
         Tables tables = Tables.forWarehouse(dir.toString(), Optional.empty());
