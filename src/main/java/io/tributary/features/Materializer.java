@@ -210,8 +210,9 @@ public final class Materializer {
         }
         if (r.ahead > 0) {
             LOG.warnf("feature view %s: skipped %d records whose event time is more than %d minutes after their "
-                    + "commit (the greatest: %s); a producer's clock, time zone or the unit of %s is wrong (counted "
-                    + "in records_skipped)", spec.name(), r.ahead, MAX_AHEAD_MS / 60_000, eventTimeText(r.greatestAhead),
+                    + "commit (the greatest: %s): a producer's clock, time zone or the unit of %s is wrong, or the "
+                    + "clock of the warehouse (which dates the commits) is behind (counted in records_skipped)",
+                    spec.name(), r.ahead, MAX_AHEAD_MS / 60_000, eventTimeText(r.greatestAhead),
                     String.join(".", spec.timestampPath()));
         }
         long t1 = System.nanoTime();
