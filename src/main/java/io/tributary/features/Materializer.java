@@ -432,7 +432,6 @@ public final class Materializer {
         return t == Long.MIN_VALUE ? Long.MIN_VALUE : t - d;
     }
 
-    /** Event time in epoch milliseconds: a timestamp, or an integer column of epoch milliseconds. */
     /** An event time for a log line: its instant when it has one, else the number. */
     private static String eventTimeText(long ms) {
         try {
@@ -442,6 +441,7 @@ public final class Materializer {
         }
     }
 
+    /** Event time in epoch milliseconds: a timestamp, or an integer column of epoch milliseconds. */
     static Long millis(Object v) {
         if (v == null) {
             return null;
