@@ -11,6 +11,17 @@ import io.quarkus.vertx.VertxContextSupport;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.TableRows;
 import io.tributary.delta.Tables;
+import io.tributary.features.FeatureState;
+import io.tributary.features.FeatureViewSpec;
+import io.tributary.features.OfflineFeatures;
+import io.tributary.online.SyncPolicy;
+import io.tributary.online.SyncState;
+import io.tributary.registry.features.FeatureViewRow;
+import io.tributary.registry.features.FeatureViewStore;
+import io.tributary.registry.features.FeatureViews;
+import io.tributary.registry.online.OnlineDatabase;
+import io.tributary.registry.online.SyncedTableRow;
+import io.tributary.registry.online.SyncedTableStore;
 import io.tributary.ingest.MicroBatch;
 import io.tributary.ingest.OpenedIngester;
 import io.tributary.ingest.PipelineSpec;
@@ -31,6 +42,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -53,6 +65,14 @@ class BackfillHandlerTest {
     ConnectionService connections;
     @Inject
     Tables tables;
+    @Inject
+    SyncedTableStore syncedTables;
+    @Inject
+    OnlineDatabase online;
+    @Inject
+    FeatureViewStore featureViews;
+    @Inject
+    FeatureViews views;
 
     @Test
     void theScheduledEventMergesADueBackfillSavesItsStatusCompactsAndVacuums() throws Throwable {
@@ -86,6 +106,25 @@ class BackfillHandlerTest {
         Files.setLastModifiedTime(oldOrphan, FileTime.from(Instant.now().minus(8, ChronoUnit.DAYS)));
         Path freshOrphan = putFile(spec.tableLocation(), "part-00000-fresh-orphan-c000.snappy.parquet", written);
 
+        // A CONTINUOUS synced table and a feature view on the stream, created after its commits (no ingest function
+        // synced or materialized them): the tick catches both up, the merged rows included.
+        SyncedTableRow synced = new SyncedTableRow("main.bf.tx_online", UUID.randomUUID().toString(),
+                "main.bf.tx_ingestion", spec.tableLocation(), spec.streamId(), List.of("value.transaction_id"),
+                "stream_record_timestamp", SyncPolicy.CONTINUOUS, "main__bf__tx_online", "alice", Instant.now());
+        assertThat(syncedTables.insert(synced)).isTrue();
+        online.store().register(synced.spec());
+        String viewId = UUID.randomUUID().toString();
+        FeatureViewRow view = new FeatureViewRow("main.bf.tx_features", viewId, "main.bf.tx_ingestion",
+                spec.tableLocation(), spec.streamId(), tables.defaultLocation("main", "bf", "tx_features"),
+                "fv_" + viewId.replace("-", "").substring(0, 24), "{\"name\": \"main.bf.tx_features\", "
+                + "\"source\": {\"stream_name\": \"main.bf.tx\"}, \"entity_columns\": [\"value.currency\"], "
+                + "\"features\": [{\"name\": \"n\", \"function\": \"count\", \"window\": {\"tumbling\": "
+                + "{\"duration\": \"1d\"}}}]}", "alice", Instant.now());
+        assertThat(featureViews.insert(view)).isTrue();
+        FeatureViewSpec viewSpec = views.spec(view);
+        views.store().register(viewSpec);
+        new OfflineFeatures(tables).create(viewSpec);
+
         given().contentType("application/json").accept("application/json").body(SCHEDULE_INPUT)
                 .when().post()
                 .then().statusCode(200)
@@ -117,6 +156,18 @@ class BackfillHandlerTest {
                 .doesNotHaveDuplicates().doesNotContain("tx-3", "tx-45", "tx-13").contains((Object) null);
         // Compaction rewrote the stream files and the merge's into one, changing no row.
         assertThat(tables.dataFiles(spec.tableLocation())).hasSize(1);
+
+        // The catch-up: a row per transaction id (43, the NULL one skipped), and every row in the view.
+        long version = tables.open(spec.tableLocation()).version();
+        SyncState syncState = online.store().state(synced.id());
+        assertThat(syncState.version()).isEqualTo(version);
+        assertThat(online.store().rows(synced.pgTable(), "value_transaction_id")).hasSize(43);
+        assertThat(syncState.nullKeysSkipped()).isEqualTo(1);
+        FeatureState viewState = views.store().state(viewId);
+        assertThat(viewState.state()).isEqualTo(FeatureState.ONLINE);
+        assertThat(viewState.version()).isEqualTo(version);
+        assertThat(viewState.recordsRead() + viewState.skipped()).isEqualTo(rows.size());
+        assertThat(viewState.lateDropped()).isZero();
     }
 
     @Test
