@@ -60,8 +60,7 @@ class PackagedServerIT {
 
     @Test
     void startsWithTheDocumentedSettingsAndResumesAfterKill9() throws Exception {
-        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
-        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        Path jar = packagedJar();
         if (listening(9092)) {
             System.err.println("PackagedServerIT: something else listens on localhost:9092; the server must not care");
         }
@@ -71,12 +70,8 @@ class PackagedServerIT {
             assertThat(kafka.port()).isNotEqualTo(9092);
             topics.createTopic(TOPIC, PARTITIONS);
             int httpPort = freePort();
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
-            env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-            env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+            Map<String, String> env = documentedSettings(postgres);
             env.put("TRIBUTARY_WAREHOUSE", dir.resolve("warehouse").toString());
-            env.put("TRIBUTARY_SECRETS_KEY", randomKey());
             env.put("QUARKUS_HTTP_PORT", String.valueOf(httpPort));
             String api = "http://127.0.0.1:" + httpPort;
             Tables tables = Tables.forWarehouse(dir.resolve("warehouse").toString(), Optional.empty());
@@ -131,8 +126,7 @@ class PackagedServerIT {
      */
     @Test
     void localModeRunsUnderTheMachinesLocale() throws Exception {
-        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
-        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        Path jar = packagedJar();
         org.junit.jupiter.api.Assumptions.assumeFalse(listening(9092),
                 "local mode's embedded Kafka needs localhost:9092, which something else holds");
         int httpPort = freePort();
@@ -180,8 +174,7 @@ class PackagedServerIT {
      */
     @Test
     void twoServersShareAStreamItsSyncedTableAndItsFeatureViewOneKilled() throws Exception {
-        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
-        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        Path jar = packagedJar();
         int partitions = 4;
         int keys = 40;
         int rounds = 6;
@@ -191,12 +184,8 @@ class PackagedServerIT {
                 EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), 0, Map.of());
                 KafkaTestSupport topics = new KafkaTestSupport(kafka.bootstrapServers())) {
             topics.createTopic(topic, partitions);
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
-            env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-            env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+            Map<String, String> env = documentedSettings(postgres);
             env.put("TRIBUTARY_WAREHOUSE", dir.resolve("warehouse").toString());
-            env.put("TRIBUTARY_SECRETS_KEY", randomKey());
             Map<String, String> envA = new LinkedHashMap<>(env);
             Map<String, String> envB = new LinkedHashMap<>(env);
             int portA = freePort();
@@ -344,15 +333,10 @@ class PackagedServerIT {
      */
     @Test
     void aWarehousePathTheLocaleCannotNameStopsTheServerNamingTheSettingAndTheFix() throws Exception {
-        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
-        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        Path jar = packagedJar();
         Path log = dir.resolve("server-path.log");
         try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("postgres")).start()) {
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
-            env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-            env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
-            env.put("TRIBUTARY_SECRETS_KEY", randomKey());
+            Map<String, String> env = documentedSettings(postgres); // the warehouse comes from the shell below
             env.put("QUARKUS_HTTP_PORT", String.valueOf(freePort()));
             env.put("WAREHOUSE_PARENT", dir.toString());
             // The shell writes the path's "é" as UTF-8 bytes: this JVM, if its own locale lacked UTF-8, would send '?'.
@@ -376,6 +360,26 @@ class PackagedServerIT {
         } finally {
             keepLogs();
         }
+    }
+
+    /** The jar this build just packaged (SPEC 7's {@code java -jar target/quarkus-app/quarkus-run.jar}). */
+    private static Path packagedJar() {
+        Path jar = Path.of(System.getProperty("tributary.test.build-dir", "target"), "quarkus-app", "quarkus-run.jar");
+        assertThat(jar).as("the packaged server (./mvnw package)").exists();
+        return jar;
+    }
+
+    /**
+     * The README's configuration table's settings for a server on {@code postgres}, but the warehouse and the HTTP
+     * port: the registry database's reactive URL, user and password, and a data key.
+     */
+    private static Map<String, String> documentedSettings(EmbeddedPostgres postgres) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://127.0.0.1:" + postgres.getPort() + "/postgres");
+        env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+        env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+        env.put("TRIBUTARY_SECRETS_KEY", randomKey());
+        return env;
     }
 
     /** The servers' logs outlive the temporary directory, for a look after a failure. */

@@ -15,7 +15,6 @@ import io.tributary.features.FeatureState;
 import io.tributary.features.FeatureStore;
 import io.tributary.features.FeatureViewCompiler;
 import io.tributary.features.FeatureViewSpec;
-import io.tributary.features.OfflineFeatures;
 import io.tributary.features.PointInTime;
 import io.tributary.online.SyncException;
 import io.tributary.registry.online.SyncedTableStore;
@@ -125,8 +124,7 @@ public class FeatureViewService {
                 if (!registry.insert(row)) {
                     throw ApiException.exists("name: feature view '" + fullName + "' already exists");
                 }
-                views.store().register(spec);
-                new OfflineFeatures(tables).create(spec);
+                views.provision(spec);
                 views.submitFirst(row);
                 afterCommitWork.fire(new io.tributary.registry.service.AfterCommitWorkChanged());
                 return view(row);

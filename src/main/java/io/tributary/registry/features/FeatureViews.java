@@ -4,6 +4,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
 import io.tributary.delta.WriteGuard;
+import io.tributary.features.OfflineFeatures;
 import io.tributary.features.FeatureDefinitionException;
 import io.tributary.features.FeatureLookup;
 import io.tributary.features.FeatureState;
@@ -89,6 +90,12 @@ public class FeatureViews {
     /** Tests: take first rounds in parts of about this many records (0: the default). */
     public void chunkRecords(int records) {
         this.chunkRecords = records <= 0 ? Materializer.CHUNK_RECORDS : records;
+    }
+
+    /** A view's online tables and its empty offline table, once its registry row is in (SPEC §10.1's create). */
+    public void provision(FeatureViewSpec spec) {
+        store().register(spec);
+        new OfflineFeatures(tables).create(spec);
     }
 
     /** The compiled view; {@link FeatureDefinitionException} when the source no longer fits it. */

@@ -1,5 +1,6 @@
 package io.tributary.lambda.backfill;
 
+import io.tributary.lambda.RegisteredFeatureViews;
 import io.tributary.lambda.RegisteredStreams;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,10 +14,8 @@ import io.tributary.delta.TableRows;
 import io.tributary.delta.Tables;
 import io.tributary.features.FeatureState;
 import io.tributary.features.FeatureViewSpec;
-import io.tributary.features.OfflineFeatures;
 import io.tributary.online.SyncPolicy;
 import io.tributary.online.SyncState;
-import io.tributary.registry.features.FeatureViewRow;
 import io.tributary.registry.features.FeatureViewStore;
 import io.tributary.registry.features.FeatureViews;
 import io.tributary.registry.online.OnlineDatabase;
@@ -113,17 +112,9 @@ class BackfillHandlerTest {
                 "stream_record_timestamp", SyncPolicy.CONTINUOUS, "main__bf__tx_online", "alice", Instant.now());
         assertThat(syncedTables.insert(synced)).isTrue();
         online.store().register(synced.spec());
-        String viewId = UUID.randomUUID().toString();
-        FeatureViewRow view = new FeatureViewRow("main.bf.tx_features", viewId, "main.bf.tx_ingestion",
-                spec.tableLocation(), spec.streamId(), tables.defaultLocation("main", "bf", "tx_features"),
-                "fv_" + viewId.replace("-", "").substring(0, 24), "{\"name\": \"main.bf.tx_features\", "
-                + "\"source\": {\"stream_name\": \"main.bf.tx\"}, \"entity_columns\": [\"value.currency\"], "
-                + "\"features\": [{\"name\": \"n\", \"function\": \"count\", \"window\": {\"tumbling\": "
-                + "{\"duration\": \"1d\"}}}]}", "alice", Instant.now());
-        assertThat(featureViews.insert(view)).isTrue();
-        FeatureViewSpec viewSpec = views.spec(view);
-        views.store().register(viewSpec);
-        new OfflineFeatures(tables).create(viewSpec);
+        FeatureViewSpec viewSpec = RegisteredFeatureViews.create(featureViews, views, tables, spec, "bf", "tx",
+                "value.currency", "[{\"name\": \"n\", \"function\": \"count\", \"window\": {\"tumbling\": "
+                        + "{\"duration\": \"1d\"}}}]");
 
         given().contentType("application/json").accept("application/json").body(SCHEDULE_INPUT)
                 .when().post()
@@ -163,7 +154,7 @@ class BackfillHandlerTest {
         assertThat(syncState.version()).isEqualTo(version);
         assertThat(online.store().rows(synced.pgTable(), "value_transaction_id")).hasSize(43);
         assertThat(syncState.nullKeysSkipped()).isEqualTo(1);
-        FeatureState viewState = views.store().state(viewId);
+        FeatureState viewState = views.store().state(viewSpec.id());
         assertThat(viewState.state()).isEqualTo(FeatureState.ONLINE);
         assertThat(viewState.version()).isEqualTo(version);
         assertThat(viewState.recordsRead() + viewState.skipped()).isEqualTo(rows.size());

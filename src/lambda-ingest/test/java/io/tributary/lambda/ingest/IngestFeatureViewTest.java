@@ -9,10 +9,9 @@ import io.tributary.delta.Tables;
 import io.tributary.features.FeatureLookup;
 import io.tributary.features.FeatureState;
 import io.tributary.features.FeatureViewSpec;
-import io.tributary.features.OfflineFeatures;
 import io.tributary.ingest.PipelineSpec;
+import io.tributary.lambda.RegisteredFeatureViews;
 import io.tributary.registry.directory.StreamDirectory;
-import io.tributary.registry.features.FeatureViewRow;
 import io.tributary.registry.features.FeatureViewStore;
 import io.tributary.registry.features.FeatureViews;
 import io.tributary.registry.service.ConnectionService;
@@ -21,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -57,20 +55,10 @@ class IngestFeatureViewTest {
         PipelineSpec stream = IngestFixtures.stream(directory, tables, "ingest-features-kafka", schema, "tx",
                 "{\"subscribe\":\"tx\"}", Map.of(new PartitionKey("tx", 0), 0L));
         // A view as the API creates it (the stream-api function's): registry row, online tables, offline table.
-        String name = "main." + schema + ".tx_features";
-        String id = UUID.randomUUID().toString();
-        String definition = "{\"name\": \"" + name + "\", \"source\": {\"stream_name\": \"main." + schema + ".tx\"}, "
-                + "\"entity_columns\": [\"value.id\"], \"features\": ["
-                + "{\"name\": \"n\", \"function\": \"count\", \"window\": {\"tumbling\": {\"duration\": \"1m\"}}}, "
+        FeatureViewSpec spec = RegisteredFeatureViews.create(registry, views, tables, stream, schema, "tx", "value.id",
+                "[{\"name\": \"n\", \"function\": \"count\", \"window\": {\"tumbling\": {\"duration\": \"1m\"}}}, "
                 + "{\"name\": \"total\", \"function\": \"sum\", \"column\": \"value.amount\", "
-                + "\"window\": {\"tumbling\": {\"duration\": \"1m\"}}}]}";
-        FeatureViewRow row = new FeatureViewRow(name, id, "main." + schema + ".tx_ingestion", stream.tableLocation(),
-                stream.streamId(), tables.defaultLocation("main", schema, "tx_features"),
-                "fv_" + id.replace("-", "").substring(0, 24), definition, "alice", Instant.now());
-        assertThat(registry.insert(row)).isTrue();
-        FeatureViewSpec spec = views.spec(row);
-        views.store().register(spec);
-        new OfflineFeatures(tables).create(spec);
+                + "\"window\": {\"tumbling\": {\"duration\": \"1m\"}}}]");
 
         StreamIngestion.Outcome outcome = ingestion.ingest(stream.streamId(), KafkaEvent.parse(IngestFixtures
                 .selfManagedEvent(List.of(
@@ -80,11 +68,11 @@ class IngestFeatureViewTest {
                 .getBytes(StandardCharsets.UTF_8)));
 
         assertThat(outcome.rowsAdded()).isEqualTo(3);
-        FeatureState state = views.store().state(id);
+        FeatureState state = views.store().state(spec.id());
         assertThat(state.state()).isEqualTo(FeatureState.ONLINE);
         assertThat(state.version()).isEqualTo(outcome.tableVersion().orElseThrow());
         assertThat(state.recordsRead()).isEqualTo(3);
-        List<Map<String, Object>> found = new FeatureLookup(views.store(), tables).lookup(spec, List.of(
+        List<Map<String, Object>> found = views.lookup().lookup(spec, List.of(
                 key("a"), key("b"), key("nobody")), Instant.now());
         assertThat(found.get(0)).containsEntry("n", 2L).containsEntry("total", 4.0);
         assertThat(found.get(1)).containsEntry("n", 1L).containsEntry("total", 2.0);
