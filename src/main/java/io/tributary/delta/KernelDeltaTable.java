@@ -1,22 +1,17 @@
 package io.tributary.delta;
 
 import io.delta.kernel.Snapshot;
-import io.delta.kernel.engine.Engine;
-import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.DataType;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
-import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.jboss.logging.Logger;
@@ -60,18 +55,12 @@ final class KernelDeltaTable implements DeltaTable {
 
     @Override
     public Status status() {
-        Snapshot snapshot = tables.latest(path);
-        Engine engine = tables.engine();
-        AtomicLong records = new AtomicLong();
-        LiveFiles.forEach(engine, snapshot, true, scanFile -> {
-            String stats = ScanFiles.statsJson(ScanFiles.addFile(scanFile));
-            if (stats != null) {
-                records.addAndGet(DataFileStatistics.getNumRecords(stats).orElse(0L));
-            }
-        });
-        long decodeFailures = PositionDomains.decodeFailures(snapshot).values().stream().mapToLong(Long::longValue).sum();
-        return new Status(snapshot.getVersion(), Optional.of(Instant.ofEpochMilli(snapshot.getTimestamp(engine))),
-                records.get(), decodeFailures);
+        return tables.status(path, tables.latest(path));
+    }
+
+    @Override
+    public Summary summary() {
+        return tables.summary(path, tables.latest(path));
     }
 
     @Override

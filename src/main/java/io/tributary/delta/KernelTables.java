@@ -9,16 +9,21 @@ import io.delta.kernel.exceptions.ConcurrentWriteException;
 import io.delta.kernel.exceptions.TableAlreadyExistsException;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.hook.PostCommitHook;
+import io.delta.kernel.statistics.DataFileStatistics;
 import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
+import io.tributary.delta.kernel.ScanFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.Schema;
 import org.jboss.logging.Logger;
 
@@ -39,6 +44,8 @@ final class KernelTables implements Tables {
     private final Storage storage;
     private final Engine engine;
     private final ParquetDataFiles dataFiles;
+    /** The newest status computed per table path (see {@link #status(String, Snapshot)}); one small entry per table. */
+    private final Map<String, TableSnapshot.Status> statuses = new ConcurrentHashMap<>();
 
     KernelTables(Warehouse warehouse, Storage storage) {
         this.storage = storage;
@@ -161,6 +168,41 @@ final class KernelTables implements Tables {
     @Override
     public TableChanges changesOf(String location, long version, List<SnapshotFiles.File> files) {
         return TableChanges.of(engine, at(qualify(location), version), files);
+    }
+
+    @Override
+    public TableSnapshot.Summary summary(String location) {
+        String path = qualify(location);
+        return summary(path, latest(path));
+    }
+
+    TableSnapshot.Summary summary(String path, Snapshot snapshot) {
+        return new TableSnapshot.Summary(status(path, snapshot), PositionDomains.details(snapshot));
+    }
+
+    /**
+     * The snapshot's version, commit time, rows and decode failures. The rows are the sum of every live file's
+     * statistics, a walk over all of them; a version never changes, so the last one computed per table is kept and a
+     * status of the same version (a stream's GET while nothing was committed) costs only the log's read.
+     */
+    TableSnapshot.Status status(String path, Snapshot snapshot) {
+        TableSnapshot.Status known = statuses.get(path);
+        if (known != null && known.version() == snapshot.getVersion()) {
+            return known;
+        }
+        AtomicLong records = new AtomicLong();
+        LiveFiles.forEach(engine, snapshot, true, scanFile -> {
+            String stats = ScanFiles.statsJson(ScanFiles.addFile(scanFile));
+            if (stats != null) {
+                records.addAndGet(DataFileStatistics.getNumRecords(stats).orElse(0L));
+            }
+        });
+        long decodeFailures = PositionDomains.decodeFailures(snapshot).values().stream().mapToLong(Long::longValue)
+                .sum();
+        TableSnapshot.Status status = new TableSnapshot.Status(snapshot.getVersion(),
+                Optional.of(Instant.ofEpochMilli(snapshot.getTimestamp(engine))), records.get(), decodeFailures);
+        statuses.merge(path, status, (old, now) -> old.version() > now.version() ? old : now);
+        return status;
     }
 
     Snapshot latest(String path) {

@@ -32,6 +32,16 @@ public interface TableSnapshot {
     /** Everything the latest commit records per partition: position, Kafka topic id, last recreation. */
     Map<PartitionKey, PartitionPosition> positionDetails();
 
+    /**
+     * {@link #status} and {@link #positionDetails} of one and the same version, from a single read of the log: what a
+     * stream's status shows (the API's GET, a pipeline that has not run yet). Two calls read the log twice, and on
+     * object storage each read is a listing and several GETs; they may also see two versions.
+     */
+    Summary summary();
+
     /** {@code decodeFailures}: keys and values that could not be decoded since the table was created. */
     record Status(long version, Optional<Instant> lastCommitAt, long numRecords, long decodeFailures) {}
+
+    /** A version's status with every partition's position as that version records it. */
+    record Summary(Status status, Map<PartitionKey, PartitionPosition> positions) {}
 }

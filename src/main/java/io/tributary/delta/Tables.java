@@ -49,6 +49,16 @@ public interface Tables {
     /** @throws NoSuchTableException when there is no Delta log at the location */
     DeltaTable open(String location);
 
+    /**
+     * {@link TableSnapshot#summary} of the table's latest version, with one read of the log ({@code open} then
+     * {@code summary} read it twice).
+     *
+     * @throws NoSuchTableException when there is no Delta log at the location
+     */
+    default TableSnapshot.Summary summary(String location) {
+        return open(location).summary();
+    }
+
     /** Deletes data files and log. Deleting an absent table is not an error. */
     void delete(String location);
 

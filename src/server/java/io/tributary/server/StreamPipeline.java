@@ -146,8 +146,8 @@ final class StreamPipeline {
      * {@link IdleWatch} can tell whether records wait without starting a consumer.
      */
     void loadIdlePositions() {
-        TableSnapshot table = ingesters.table(spec);
-        Map<PartitionKey, PartitionPosition> details = table.positionDetails();
+        TableSnapshot.Summary table = ingesters.table(spec).summary();
+        Map<PartitionKey, PartitionPosition> details = table.positions();
         Map<PartitionKey, Long> positions = new HashMap<>();
         details.forEach((k, v) -> positions.put(k, v.next()));
         status.opened(table.status(), positions);
@@ -241,8 +241,8 @@ final class StreamPipeline {
         status.refreshing(System.nanoTime());
         TableSnapshot table = ingesters.table(spec);
         if (status.behind(table.version())) {
-            Map<PartitionKey, PartitionPosition> details = table.positionDetails();
-            status.refreshed(table.status(), details);
+            TableSnapshot.Summary summary = table.summary();
+            status.refreshed(summary.status(), summary.positions());
         }
     }
 
@@ -331,10 +331,11 @@ final class StreamPipeline {
             ingester.cancel();
             return false;
         }
-        TableSnapshot.Status table = opened.table().status();
+        TableSnapshot.Summary summary = opened.table().summary();
+        TableSnapshot.Status table = summary.status();
         LogContext.tableVersion(table.version());
         status.opened(table, ingester.positions());
-        Map<PartitionKey, PartitionPosition> details = opened.table().positionDetails();
+        Map<PartitionKey, PartitionPosition> details = summary.positions();
         status.freshness(details);
         status.recreations(IngestionStatus.TopicRecreation.of(details));
         status.lost(IngestionStatus.LostOffsets.of(details));

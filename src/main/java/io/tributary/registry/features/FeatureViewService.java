@@ -488,7 +488,7 @@ public class FeatureViewService {
             Long sourceVersion = null;
             Long lagMs = null;
             if (stopped == null) {
-                TableSnapshot.Status s = tables.open(row.sourceLocation()).status();
+                TableSnapshot.Status s = tables.summary(row.sourceLocation()).status();
                 sourceVersion = s.version();
                 if (st.sourceCommittedAt() != null && s.lastCommitAt().isPresent()) {
                     lagMs = Math.max(0, s.lastCommitAt().get().toEpochMilli() - st.sourceCommittedAt().toEpochMilli());

@@ -1,7 +1,7 @@
 package io.tributary.registry.service;
 
 import io.smallrye.mutiny.Uni;
-import io.tributary.delta.DeltaTable;
+import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.Tables;
 import io.tributary.ingest.IngestionStatus;
 import io.tributary.ingest.IngestionStatusSource;
@@ -54,10 +54,10 @@ class StreamStatuses {
         }
         return Blocking.call(() -> {
             try {
-                DeltaTable table = tables.open(location);
-                DeltaTable.Status s = table.status();
+                TableSnapshot.Summary summary = tables.summary(location);
+                TableSnapshot.Status s = summary.status();
                 List<IngestionStatus.PartitionStatus> partitions = new ArrayList<>();
-                var positions = table.positionDetails();
+                var positions = summary.positions();
                 positions.forEach((k, p) -> partitions.add(IngestionStatus.PartitionStatus.of(k, p, -1)));
                 return new IngestionStatus(IngestionStatus.State.RUNNING, null, s.lastCommitAt().orElse(null),
                         s.version(), s.numRecords(), s.decodeFailures(), partitions,
