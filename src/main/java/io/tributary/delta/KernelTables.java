@@ -45,7 +45,9 @@ final class KernelTables implements Tables {
     private final Engine engine;
     private final ParquetDataFiles dataFiles;
     /** The newest status computed per table path (see {@link #status(String, Snapshot)}); one small entry per table. */
-    private final Map<String, TableSnapshot.Status> statuses = new ConcurrentHashMap<>();
+    private final Map<String, KnownStatus> statuses = new ConcurrentHashMap<>();
+
+    private record KnownStatus(String tableId, TableSnapshot.Status status) {}
 
     KernelTables(Warehouse warehouse, Storage storage) {
         this.storage = storage;
@@ -183,12 +185,15 @@ final class KernelTables implements Tables {
     /**
      * The snapshot's version, commit time, rows and decode failures. The rows are the sum of every live file's
      * statistics, a walk over all of them; a version never changes, so the last one computed per table is kept and a
-     * status of the same version (a stream's GET while nothing was committed) costs only the log's read.
+     * status of the same version of the same table (a stream's GET while nothing was committed) costs only the log's
+     * read.
      */
     TableSnapshot.Status status(String path, Snapshot snapshot) {
-        TableSnapshot.Status known = statuses.get(path);
-        if (known != null && known.version() == snapshot.getVersion()) {
-            return known;
+        // The table's id too: a table deleted and created again at the path reaches the same versions.
+        String tableId = snapshot.getMetadata().getId();
+        KnownStatus known = statuses.get(path);
+        if (known != null && known.status().version() == snapshot.getVersion() && known.tableId().equals(tableId)) {
+            return known.status();
         }
         AtomicLong records = new AtomicLong();
         LiveFiles.forEach(engine, snapshot, true, scanFile -> {
@@ -201,7 +206,7 @@ final class KernelTables implements Tables {
                 .sum();
         TableSnapshot.Status status = new TableSnapshot.Status(snapshot.getVersion(),
                 Optional.of(Instant.ofEpochMilli(snapshot.getTimestamp(engine))), records.get(), decodeFailures);
-        statuses.merge(path, status, (old, now) -> old.version() > now.version() ? old : now);
+        statuses.put(path, new KnownStatus(tableId, status));
         return status;
     }
 

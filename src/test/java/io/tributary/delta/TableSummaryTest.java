@@ -92,4 +92,23 @@ class TableSummaryTest {
         assertThat(after.positions().get(p0).next()).isEqualTo(15);
         assertThat(tables.open(location).status()).isEqualTo(after.status());
     }
+
+    /** A stream deleted and created again under its name gets a new table at the same path, with the same versions. */
+    @Test
+    void aTableCreatedAgainAtThePathIsNotAnsweredWithTheOldOnesStatus() {
+        Tables tables = new KernelTables(new Warehouse(dir.toString(), Optional.empty()), new CountingStorage());
+        String location = tables.defaultLocation("main", "s", "again");
+        PartitionKey p0 = new PartitionKey("t", 0);
+        DeltaTable first = tables.create(location, TestRows.SIMPLE, Map.of(p0, 0L));
+        first.commit(List.of(first.writeDataFile(TestRows.simple("t", 0, 0, 10))), Map.of(p0, new OffsetRange(0, 10)));
+        assertThat(tables.summary(location).status().numRecords()).isEqualTo(10);
+
+        tables.delete(location);
+        DeltaTable second = tables.create(location, TestRows.SIMPLE, Map.of(p0, 0L));
+        second.commit(List.of(second.writeDataFile(TestRows.simple("t", 0, 0, 3))), Map.of(p0, new OffsetRange(0, 3)));
+        TableSnapshot.Summary summary = tables.summary(location);
+        assertThat(summary.status().version()).isEqualTo(1);
+        assertThat(summary.status().numRecords()).isEqualTo(3);
+        assertThat(summary.positions().get(p0).next()).isEqualTo(3);
+    }
 }
