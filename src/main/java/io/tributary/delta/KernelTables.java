@@ -14,6 +14,7 @@ import io.delta.kernel.types.StructField;
 import io.delta.kernel.types.StructType;
 import io.delta.kernel.utils.CloseableIterable;
 import io.tributary.delta.kernel.ScanFiles;
+import io.tributary.delta.kernel.TableIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -190,7 +191,7 @@ final class KernelTables implements Tables {
      */
     TableSnapshot.Status status(String path, Snapshot snapshot) {
         // The table's id too: a table deleted and created again at the path reaches the same versions.
-        String tableId = snapshot.getMetadata().getId();
+        String tableId = TableIds.of(snapshot);
         KnownStatus known = statuses.get(path);
         if (known != null && known.status().version() == snapshot.getVersion() && known.tableId().equals(tableId)) {
             return known.status();
