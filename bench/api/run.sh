@@ -23,11 +23,8 @@ echo "server data and log in $WORK"
   java -Xmx2g -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
-for _ in $(seq 1 180); do
-  if curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null; then break; fi
-  sleep 1
-done
-curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
+source bench/lib/server.sh
+wait_ready "http://127.0.0.1:$PORT" "$WORK/server.log"
 # A restarted server first reads every table's position in the background; BENCH_SETTLE seconds let that finish.
 sleep "${BENCH_SETTLE:-0}"
 # The client uses the packaged Kafka client to create the streams' topic on the embedded broker.

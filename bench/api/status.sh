@@ -23,10 +23,8 @@ echo "server data and log in $WORK"
   java -Xmx1g -jar "$SERVER_APP/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
-for _ in $(seq 1 180); do
-  if curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null; then break; fi
-  sleep 1
-done
+source bench/lib/server.sh
+wait_ready "http://127.0.0.1:$PORT" "$WORK/server.log"
 API=http://127.0.0.1:$PORT/api/2.0/feature-engineering/streams
 H="Authorization: Bearer $TOKEN"
 curl -sf -H "$H" -XPOST "$API" -d '{

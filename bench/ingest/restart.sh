@@ -44,11 +44,8 @@ CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/
   | paste -sd:)
 BASE="http://127.0.0.1:$PORT"
 start_server
-for _ in $(seq 1 180); do
-  if curl -sf "$BASE/q/health/ready" > /dev/null; then break; fi
-  sleep 1
-done
-curl -sf "$BASE/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
+source bench/lib/server.sh
+wait_ready "$BASE" "$WORK/server.log"
 java -cp "$CP" bench/ingest/RestartBench.java setup "$BASE" "$TOKEN" "$BOOTSTRAP" restart-bench
 sleep 5 # the stream's pipeline starts and joins its group over the empty topic
 kill -TERM "$SERVER"

@@ -24,11 +24,8 @@ echo "server data and log in $WORK"
   java -Xmx2g ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
-for _ in $(seq 1 180); do
-  if curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null; then break; fi
-  sleep 1
-done
-curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
+source bench/lib/server.sh
+wait_ready "http://127.0.0.1:$PORT" "$WORK/server.log"
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar \
   target/quarkus-app/lib/main/io.vertx.vertx-core-*.jar target/quarkus-app/lib/main/io.netty.netty-*.jar | paste -sd:)
 java -cp "$CP" bench/load/LoadBench.java "http://127.0.0.1:$PORT" "$TOKEN" localhost:9092 "$STREAMS" "$RATE" \

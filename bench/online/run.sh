@@ -40,11 +40,8 @@ cleanup() {
   psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" postgres || true
 }
 trap cleanup EXIT
-for _ in $(seq 1 180); do
-  if curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null; then break; fi
-  sleep 1
-done
-curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
+source bench/lib/server.sh
+wait_ready "http://127.0.0.1:$PORT" "$WORK/server.log"
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar \
   target/quarkus-app/lib/main/io.vertx.vertx-core-*.jar target/quarkus-app/lib/main/io.netty.netty-*.jar \
   target/quarkus-app/lib/main/org.postgresql.postgresql-*.jar | paste -sd:)

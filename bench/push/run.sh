@@ -29,11 +29,8 @@ echo "server data and log in $WORK; load before: $(uptime)"
   java -Xmx2g ${SERVER_JAVA_OPTS:-} -jar "$APP/quarkus-run.jar" >> "$WORK/server.log" 2>&1) &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null' EXIT
-for _ in $(seq 1 180); do
-  if curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null; then break; fi
-  sleep 1
-done
-curl -sf "http://127.0.0.1:$PORT/q/health/ready" > /dev/null || { echo "server did not start; see $WORK/server.log"; exit 1; }
+source bench/lib/server.sh
+wait_ready "http://127.0.0.1:$PORT" "$WORK/server.log"
 CP=$(ls "$APP"/lib/main/org.apache.kafka.kafka-clients-*.jar "$APP"/lib/main/org.slf4j.slf4j-api-*.jar | paste -sd:)
 set +e
 java -cp "$CP" bench/push/PushBench.java "http://127.0.0.1:$PORT" "$TOKEN" localhost:9092 "$RECORDS" "$BATCH" "$LEVELS" "$MODES" "$INFLIGHT"

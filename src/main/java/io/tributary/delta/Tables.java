@@ -55,9 +55,7 @@ public interface Tables {
      *
      * @throws NoSuchTableException when there is no Delta log at the location
      */
-    default TableSnapshot.Summary summary(String location) {
-        return open(location).summary();
-    }
+    TableSnapshot.Summary summary(String location);
 
     /** Deletes data files and log. Deleting an absent table is not an error. */
     void delete(String location);
