@@ -219,6 +219,9 @@ final class Aggregate {
     }
 
     static Aggregate fromBytes(FeatureFunction function, byte[] bytes) {
+        if (bytes.length == 0) {
+            return null; // a rolling window that holds nothing any more (FeatureStore.LatestWriter)
+        }
         Aggregate a = new Aggregate(function);
         a.count = (long) LONGS.get(bytes, 0);
         switch (function) {

@@ -40,9 +40,12 @@ public final class FeatureLookup {
         }
         Map<String, Map<String, Object>> current = online.isEmpty() ? Map.of() : now(spec, online, now.toEpochMilli());
         Map<String, List<Map<String, Object>>> history = offline.isEmpty() ? Map.of() : offlineRows(spec, offline);
+        // A table written before rolling rows became changes only has one at every precision step.
+        boolean everyStep = !offline.isEmpty() && tables.exists(spec.offlineLocation())
+                && !OfflineFeatures.rollingChanges(tables.open(spec.offlineLocation()));
         for (Key k : keys) {
             out.add(k.asOf() == null ? current.get(k.entity())
-                    : asOf(spec, history.getOrDefault(k.entity(), List.of()), k.asOf().toEpochMilli()));
+                    : asOf(spec, history.getOrDefault(k.entity(), List.of()), k.asOf().toEpochMilli(), everyStep));
         }
         return out;
     }
@@ -144,10 +147,12 @@ public final class FeatureLookup {
         FeatureWindow w = feature.window();
         if (w.kind() == FeatureWindow.Kind.ROLLING) {
             long end = w.endAtOrBefore(now);
-            if (last != null && last.end() == end) {
-                return last.aggregate();
+            if (end > watermark) {
+                return combine(feature, own, end - w.durationMs(), end);
             }
-            return end > watermark ? combine(feature, own, end - w.durationMs(), end) : null;
+            // Final: the value where it last changed (null where the window was left empty), which holds until the
+            // next change, and every change up to the watermark has been written.
+            return last != null && last.end() <= end ? last.aggregate() : null;
         }
         long best = Long.MIN_VALUE;
         for (Tile t : own) {
@@ -196,18 +201,26 @@ public final class FeatureLookup {
         return out;
     }
 
-    private static Map<String, Object> asOf(FeatureViewSpec spec, List<Map<String, Object>> rows, long t) {
+    /**
+     * A tumbling or sliding feature: its newest row ended at or before t. A rolling one: its newest row of its shape
+     * ended at or before t's precision step (its value changed there and held since), or, in a table of one row per
+     * step, the row ending at that step exactly. A rolling row whose value is null is a window left empty.
+     */
+    private static Map<String, Object> asOf(FeatureViewSpec spec, List<Map<String, Object>> rows, long t,
+            boolean everyStep) {
         Map<String, Object> features = new LinkedHashMap<>();
         boolean any = false;
         for (Feature feature : spec.features()) {
             FeatureWindow w = feature.window();
-            long wanted = w.kind() == FeatureWindow.Kind.ROLLING ? w.endAtOrBefore(t) : Long.MIN_VALUE;
+            boolean rolling = w.kind() == FeatureWindow.Kind.ROLLING;
+            long cap = rolling ? w.endAtOrBefore(t) : t;
+            long wanted = rolling && everyStep ? cap : Long.MIN_VALUE;
             long best = Long.MIN_VALUE;
             Object value = null;
             for (Map<String, Object> row : rows) {
                 long start = ((Instant) row.get("window_start")).toEpochMilli();
                 long end = ((Instant) row.get("window_end")).toEpochMilli();
-                if (end - start != w.durationMs() || Math.floorMod(start, w.slideMs()) != 0 || end > t) {
+                if (end - start != w.durationMs() || Math.floorMod(start, w.slideMs()) != 0 || end > cap) {
                     continue;
                 }
                 if (wanted != Long.MIN_VALUE ? end == wanted : end > best) {
@@ -215,7 +228,7 @@ public final class FeatureLookup {
                     value = row.get(feature.name());
                 }
             }
-            if (best != Long.MIN_VALUE) {
+            if (best != Long.MIN_VALUE && (!rolling || value != null)) {
                 any = true;
             }
             features.put(feature.name(), best == Long.MIN_VALUE ? null : value);

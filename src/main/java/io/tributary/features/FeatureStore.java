@@ -358,7 +358,7 @@ public final class FeatureStore {
                 + " WHERE entity = ANY ($2::text[])";
     }
 
-    /** A window of one feature and its aggregate. */
+    /** A window of one feature and its aggregate (null: a rolling window that holds no record any more). */
     record Window(long start, long end, Aggregate aggregate) {}
 
     /**
@@ -396,7 +396,7 @@ public final class FeatureStore {
         }
     }
 
-    /** Drops, per feature, the tiles no window that is not yet final covers. */
+    /** Drops, per feature, the tiles no longer needed (as {@code Materializer}'s in-memory twin). */
     void expireTiles(Connection c, FeatureViewSpec spec, long watermark) throws SQLException {
         if (!indexed.contains(spec.id())) {
             // The tiles' key leads with the entity: without this index each round's expiry scanned the whole table
@@ -409,7 +409,7 @@ public final class FeatureStore {
         try (PreparedStatement s = c.prepareStatement("DELETE FROM " + tiles(spec) + " WHERE feature = ? AND "
                 + "tile_start <= ?")) {
             for (int f = 0; f < spec.features().size(); f++) {
-                long d = spec.features().get(f).window().durationMs();
+                long d = spec.features().get(f).window().retainedMs();
                 if (watermark == Long.MIN_VALUE || watermark - d > watermark) {
                     continue;
                 }
@@ -441,9 +441,13 @@ public final class FeatureStore {
             this.batch = batch;
         }
 
-        /** Each entity and feature at most once per writer (one statement cannot update a row twice). */
+        /**
+         * Each entity and feature at most once per writer (one statement cannot update a row twice). A window without
+         * an aggregate (a rolling window that holds nothing any more) is stored as empty bytes.
+         */
         void add(String entity, int feature, Window w) throws SQLException {
-            batch.add(entity, (short) feature, w.start(), w.end(), w.aggregate().toBytes());
+            batch.add(entity, (short) feature, w.start(), w.end(),
+                    w.aggregate() == null ? new byte[0] : w.aggregate().toBytes());
         }
 
         @Override

@@ -14,6 +14,15 @@ public record FeatureWindow(Kind kind, long durationMs, long slideMs) {
         return gcd(durationMs, slideMs);
     }
 
+    /**
+     * How far behind the watermark a tile is still needed: the duration, and for a rolling window one precision step
+     * more, because the window ending one step after the last that holds a tile is where the tile's records leave the
+     * rolling value, a change the offline table records (SPEC 10.3).
+     */
+    public long retainedMs() {
+        return kind == Kind.ROLLING ? durationMs + slideMs : durationMs;
+    }
+
     /** The start of the tile holding {@code ts}. */
     public long tileStart(long ts) {
         return Math.floorDiv(ts, tileMs()) * tileMs();

@@ -13,10 +13,16 @@ import java.util.TreeMap;
 /**
  * The windows with an end in {@code (from, watermark]} that hold a record, combined from their tiles, as offline rows
  * (features of one window shape share a row), produced entity by entity as they are taken: a round over a long history
- * makes tens of millions of them (a 5 m rolling window at 5 s precision is 60 windows per record), which are streamed
- * into the offline table's data files rather than collected. Each entity's newest window per feature goes to the
- * {@link FeatureStore.LatestWriter} as the entity is done. Entities come in the order of their key's hash (equal
- * hashes by key) and each entity's rows by (end, start), so a repeated round writes the same rows in the same order.
+ * makes millions of them, which are streamed into the offline table's data files rather than collected. Each entity's
+ * newest window per feature goes to the {@link FeatureStore.LatestWriter} as the entity is done. Entities come in the
+ * order of their key's hash (equal hashes by key) and each entity's rows by (end, start), so a repeated round writes
+ * the same rows in the same order.
+ *
+ * <p>A rolling feature's value changes only where a tile enters its window (the step after the tile's start) or
+ * leaves it (one duration later), so it gets a row at those ends only, the one where its last tile leaves with the
+ * value null; a row of another feature of the same shape carries the rolling value too. A reader takes the newest row
+ * at or before the time asked (an as-of join): the same values as a row at every precision step, which a 5 m window
+ * at 5 s precision made 60 of for each record.
  */
 final class FinalWindows implements Iterator<FinalWindows.Row> {
     private final FeatureViewSpec spec;
@@ -65,7 +71,7 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
             // feature's by start).
             @SuppressWarnings("unchecked")
             Map.Entry<TileKey, Aggregate>[] found = tiles.entrySet().stream()
-                    .filter(e -> firstStart(e.getKey()) <= lastStart(e.getKey())).toArray(Map.Entry[]::new);
+                    .filter(e -> relevant(e.getKey())).toArray(Map.Entry[]::new);
             long[] order = new long[found.length];
             for (int i = 0; i < found.length; i++) {
                 order[i] = ((long) found[i].getKey().entity().hashCode() << 32) | i;
@@ -103,6 +109,18 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
     /** Rows produced so far. */
     long produced() {
         return produced;
+    }
+
+    /**
+     * The tile bears on a row of this round: it is in a window ending in {@code (from, watermark]}; a rolling
+     * feature's also while its leaving is still to be written (and its value is carried into rows of its shape).
+     */
+    private boolean relevant(TileKey tile) {
+        FeatureWindow w = windows[tile.feature()];
+        if (w.kind() == FeatureWindow.Kind.ROLLING) {
+            return tile.start() + w.slideMs() <= watermark && tile.start() + w.retainedMs() > from;
+        }
+        return firstStart(tile) <= lastStart(tile);
     }
 
     /** The first start of a window holding the tile that ends after {@code from}. */
@@ -148,14 +166,40 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
         String entity = relevant[next].entity();
         int n = spec.features().size();
         TreeMap<long[], Object[]> windows = new TreeMap<>(FinalWindows::compare);
+        int[] tilesFrom = new int[n];
+        int[] tilesTo = new int[n];
         while (next < relevant.length && relevant[next].entity().equals(entity)) {
             int f = relevant[next].feature();
             int end = next;
             while (end < relevant.length && relevant[end].entity().equals(entity) && relevant[end].feature() == f) {
                 end++;
             }
-            feature(entity, f, next, end, windows, n);
+            tilesFrom[f] = next;
+            tilesTo[f] = end;
+            if (this.windows[f].kind() == FeatureWindow.Kind.ROLLING) {
+                rolling(entity, f, next, end, windows, n);
+            } else {
+                feature(entity, f, next, end, windows, n);
+            }
             next = end;
+        }
+        // The rows of another feature of a rolling feature's shape carry its value, so that a reader taking a row of
+        // that shape at or before a time finds the rolling value as of the row's end, not a null it would take for
+        // "nothing in the window".
+        for (int f = 0; f < n; f++) {
+            FeatureWindow w = this.windows[f];
+            if (w.kind() != FeatureWindow.Kind.ROLLING || tilesTo[f] == tilesFrom[f]) {
+                continue;
+            }
+            for (Map.Entry<long[], Object[]> row : windows.entrySet()) {
+                long start = row.getKey()[0];
+                long end = row.getKey()[1];
+                if (row.getValue()[f] == null && end - start == w.durationMs()
+                        && Math.floorMod(start, w.slideMs()) == 0) {
+                    Aggregate a = combine(f, tilesFrom[f], tilesTo[f], start, end);
+                    row.getValue()[f] = a == null ? null : a.value();
+                }
+            }
         }
         List<Object> values = EntityKeys.values(entity);
         for (Map.Entry<long[], Object[]> w : windows.entrySet()) {
@@ -163,9 +207,74 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
         }
     }
 
+    /** The tiles of feature f in {@code relevant[from, to)} that start in {@code [start, end)}, merged; null: none. */
+    private Aggregate combine(int f, int from, int to, long start, long end) {
+        Aggregate sum = null;
+        for (int i = firstAtOrAfter(from, to, start); i < to && relevant[i].start() < end; i++) {
+            if (sum == null) {
+                sum = new Aggregate(spec.features().get(f).function());
+            }
+            sum.merge(aggregates[i]);
+        }
+        return sum;
+    }
+
+    /** The first index in {@code [from, to)} whose tile starts at or after {@code start} (tiles ascend by start). */
+    private int firstAtOrAfter(int from, int to, long start) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (relevant[mid].start() < start) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
     /**
-     * One feature of one entity (its tiles are {@code relevant[from, to)}): its windows' values into {@code windows},
-     * its newest to the latest writer.
+     * One rolling feature of one entity (its tiles are {@code relevant[from, to)}, ascending by start): a row at each
+     * end in {@code (this.from, watermark]} where its value changes, that is where a tile enters the window (one
+     * precision step after the tile's start) or leaves it (a duration later); the newest to the latest writer, without
+     * an aggregate where the window is left empty.
+     */
+    private void rolling(String entity, int f, int from, int to, TreeMap<long[], Object[]> windows, int n)
+            throws SQLException {
+        FeatureWindow w = this.windows[f];
+        long[] ends = new long[2 * (to - from)];
+        int size = 0;
+        for (int t = from; t < to; t++) {
+            long enters = relevant[t].start() + w.slideMs();
+            long leaves = relevant[t].start() + w.retainedMs();
+            if (enters > this.from && enters <= watermark) {
+                ends[size++] = enters;
+            }
+            if (leaves > this.from && leaves <= watermark) {
+                ends[size++] = leaves;
+            }
+        }
+        Arrays.sort(ends, 0, size);
+        FeatureStore.Window newest = null;
+        for (int i = 0; i < size; i++) {
+            if (i > 0 && ends[i] == ends[i - 1]) {
+                continue;
+            }
+            long end = ends[i];
+            long start = end - w.durationMs();
+            Aggregate sum = combine(f, from, to, start, end);
+            windows.computeIfAbsent(new long[] {start, end}, k -> new Object[n])[f] = sum == null ? null : sum.value();
+            newest = new FeatureStore.Window(start, end, sum);
+        }
+        if (newest != null) {
+            latest.add(entity, f, newest);
+        }
+    }
+
+    /**
+     * One tumbling or sliding feature of one entity (its tiles are {@code relevant[from, to)}): its windows' values
+     * into {@code windows}, its newest to the latest writer.
      */
     private void feature(String entity, int f, int from, int to, TreeMap<long[], Object[]> windows, int n)
             throws SQLException {

@@ -218,6 +218,15 @@ public final class Materializer {
         long t1 = System.nanoTime();
         DeltaTable table = offline.open(spec);
         OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
+        if (!OfflineFeatures.rollingChanges(table)
+                && spec.features().stream().anyMatch(f -> f.window().kind() == FeatureWindow.Kind.ROLLING)) {
+            // Its rolling rows are one per precision step, which the rounds of this release no longer write: a table
+            // of both forms would answer as-of reads wrongly, and its newest windows online are of the old form.
+            throw new UnsupportedOperationException("the offline table at " + spec.offlineLocation() + " holds a "
+                    + "rolling feature's value at every precision step, as written before rolling rows became changes "
+                    + "only: delete the feature view and create it again, which computes it over everything the "
+                    + "source holds");
+        }
         long from = Math.max(st.finalThrough(), progress.finalThrough());
         long finalWindows;
         long wm = watermark;
@@ -411,19 +420,20 @@ public final class Materializer {
     }
 
     /**
-     * Per feature, the greatest tile start no window that is not yet final holds ({@link Long#MIN_VALUE}: none):
-     * worked out once per round rather than for each of the tiles held.
+     * Per feature, the greatest tile start no longer needed ({@link Long#MIN_VALUE}: none): no window that is not yet
+     * final holds it (a rolling feature's: nor is its leaving still to be written, {@link FeatureWindow#retainedMs}).
+     * Worked out once per round rather than for each of the tiles held.
      */
     private static long[] expiryCuts(FeatureViewSpec spec, long watermark) {
         long[] cut = new long[spec.features().size()];
         for (int f = 0; f < cut.length; f++) {
-            long d = spec.features().get(f).window().durationMs();
+            long d = spec.features().get(f).window().retainedMs();
             cut[f] = watermark == Long.MIN_VALUE || watermark - d > watermark ? Long.MIN_VALUE : watermark - d;
         }
         return cut;
     }
 
-    /** No window that is not yet final holds the tile. */
+    /** The tile is no longer needed ({@link #expiryCuts}). */
     private static boolean expired(long[] cut, TileKey k) {
         return cut[k.feature()] != Long.MIN_VALUE && k.start() <= cut[k.feature()];
     }

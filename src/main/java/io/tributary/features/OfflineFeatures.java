@@ -29,6 +29,12 @@ import org.apache.avro.generic.GenericRecord;
  */
 public final class OfflineFeatures {
     public static final String DOMAIN = "tributary.feature.source";
+    /**
+     * Set by a table's first append: its rolling features have a row where their value changes, not at every
+     * precision step as in tables written before (SPEC 10.3), which is how a reader takes them as of a time.
+     */
+    static final String ROWS_DOMAIN = "tributary.feature.rows";
+    private static final String ROLLING_CHANGES = "{\"rolling\":\"changes\"}";
     private static final Pattern CONFIG = Pattern.compile(
             "\\{\"source_version\":(-?[0-9]+),\"final_through\":(-?[0-9]+)(?:,\"first_files\":([0-9]+))?}");
 
@@ -95,6 +101,12 @@ public final class OfflineFeatures {
                 m.group(3) == null ? 0 : Integer.parseInt(m.group(3)));
     }
 
+    /** The table's rolling rows are changes only (or it has had no rows yet, and will get them so). */
+    static boolean rollingChanges(io.tributary.delta.TableSnapshot table) {
+        return table.domainMetadata(ROWS_DOMAIN).map(ROLLING_CHANGES::equals).orElse(false)
+                || table.domainMetadata(DOMAIN).isEmpty();
+    }
+
     /**
      * Rows per data file: a file's Parquet bytes are built in memory before they are stored, so a round's rows (a
      * first round over a long history makes tens of millions) go into several files of one commit.
@@ -112,7 +124,9 @@ public final class OfflineFeatures {
         while (rows.hasNext()) {
             files.add(table.writeRows(new OfflineRows(schema, spec.entityNames().size(), rows, ROWS_PER_FILE)));
         }
-        table.commitExclusive(basedOn, files, Map.of(DOMAIN, progress.json()));
+        // Delta keeps a domain until it is removed: the first append's marks the table for good.
+        table.commitExclusive(basedOn, files, table.domainMetadata(DOMAIN).isEmpty()
+                ? Map.of(DOMAIN, progress.json(), ROWS_DOMAIN, ROLLING_CHANGES) : Map.of(DOMAIN, progress.json()));
     }
 
     /**

@@ -27,8 +27,8 @@ import org.apache.avro.generic.GenericRecord;
  * and writes a new Delta table with one row per spine row: the spine's scalar top-level columns (labels included) and
  * each feature as it was known at the row's time, by exactly the rule of a lookup with {@code as_of}: from the offline
  * table's final windows only, a tumbling or sliding feature its newest window ending at or before the time, a rolling
- * feature the window ending at the time rounded down to its precision. No value is computed from a record after the
- * row's time.
+ * feature its newest row ending at or before the time rounded down to its precision (where its value last changed).
+ * No value is computed from a record after the row's time.
  *
  * <p>One pass over the spine and one over the offline table (only the rows of the spine's entities are kept: per
  * entity and feature the windows' ends and values, sorted, then a binary search per spine row); the output is written
@@ -119,6 +119,8 @@ public final class PointInTime {
         }
 
         Map<String, Windows[]> windows = offlineWindows(spec, new HashSet<>(entityOf));
+        boolean everyStep = tables.exists(spec.offlineLocation())
+                && !OfflineFeatures.rollingChanges(tables.open(spec.offlineLocation()));
         Schema schema = schema(spec, copied);
         DeltaTable out = tables.create(outputLocation, schema, Map.of());
         long basedOn = out.version();
@@ -137,8 +139,10 @@ public final class PointInTime {
             boolean any = false;
             for (int f = 0; f < nf && own != null && t != null; f++) {
                 Feature feature = spec.features().get(f);
-                int at = own[f].at(feature.window(), t);
-                if (at >= 0) {
+                int at = own[f].at(feature.window(), t, everyStep);
+                // a rolling row without a value is the window left empty: no window, as before the entity's first
+                if (at >= 0 && (feature.window().kind() != FeatureWindow.Kind.ROLLING
+                        || own[f].values.get(at) != null)) {
                     any = true;
                     rec.put(feature.name(), own[f].values.get(at));
                 }
@@ -188,14 +192,18 @@ public final class PointInTime {
             values.addAll(v);
         }
 
-        /** The index of the window that answers as of {@code t} (as {@code FeatureLookup}'s as_of rule), or -1. */
-        int at(FeatureWindow w, long t) {
-            if (w.kind() == FeatureWindow.Kind.ROLLING) {
-                int i = Arrays.binarySearch(ends, 0, size, w.endAtOrBefore(t));
+        /**
+         * The index of the window that answers as of {@code t} (as {@code FeatureLookup}'s as_of rule), or -1: the
+         * last end at or before t, a rolling feature's at or before t's precision step (its value changed there and
+         * held since) or, in a table of a rolling row at every step ({@code everyStep}), at that step exactly.
+         */
+        int at(FeatureWindow w, long t, boolean everyStep) {
+            boolean rolling = w.kind() == FeatureWindow.Kind.ROLLING;
+            int i = Arrays.binarySearch(ends, 0, size, rolling ? w.endAtOrBefore(t) : t);
+            if (rolling && everyStep) {
                 return i >= 0 ? i : -1;
             }
-            int i = Arrays.binarySearch(ends, 0, size, t);
-            return i >= 0 ? i : -i - 2; // the last end <= t; -1 when every end is after t
+            return i >= 0 ? i : -i - 2; // -1 when every end is after t
         }
     }
 

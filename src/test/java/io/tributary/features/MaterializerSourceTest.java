@@ -111,6 +111,60 @@ class MaterializerSourceTest {
         assertThat(store.state(spec.id()).version()).isEqualTo(before.version());
     }
 
+    /** A view with a rolling feature: a 10 m count at 10 s precision. */
+    FeatureViewSpec rollingView(String id) {
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            FeatureViewSpec rolling = FeatureViewCompiler.compile(id, "c.s." + id, location,
+                    tables.defaultLocation("c", "s", id), "fv_" + id,
+                    new FeatureViewDefinition(List.of("value.user_id"), null, "0s",
+                            List.of(new FeatureViewDefinition.FeatureDefinition("n", "count", null,
+                                    new FeatureViewDefinition.WindowDefinition(null, null,
+                                            new FeatureViewDefinition.Span("10m", null, "10s"))))),
+                    changes.columns());
+            store.register(rolling);
+            new OfflineFeatures(tables).create(rolling);
+            return rolling;
+        }
+    }
+
+    /**
+     * A rolling feature's offline rows are its changes only (SPEC 10.3), marked in the table by its first append. An
+     * offline table an earlier release wrote, a row at every precision step and no mark, is not appended to in the
+     * other form (as-of reads would mix the two): the round stops the view, saying to create it again; as-of reads of
+     * it keep the earlier rule, the row ending at the step asked exactly.
+     */
+    @Test
+    void anOfflineTableWithARollingRowAtEveryStepIsNotContinuedInTheOtherForm() {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        FeatureViewSpec marked = rollingView("marked");
+        append(rows(V1, 1, "u1", 1, 1_000));
+        materializer.run(marked);
+        assertThat(OfflineFeatures.rollingChanges(tables.open(marked.offlineLocation()))).isTrue();
+        // u1's records at 10 s and 1,000 s (the watermark): the first's tile enters the window at 20 s and leaves it
+        // at 620 s, two rows rather than one per step, and a step in between reads the count 1 from the first.
+        long t0 = io.tributary.online.OnlineFixtures.T0.toEpochMilli();
+        FeatureLookup lookup = new FeatureLookup(store, tables);
+        assertThat(lookup.lookup(marked, List.of(new FeatureLookup.Key(EntityKeys.of(List.of("u1")),
+                java.time.Instant.ofEpochMilli(t0 + 300_000))), java.time.Instant.now()).get(0))
+                .containsEntry("n", 1L);
+
+        FeatureViewSpec old = rollingView("old");
+        DeltaTable offline = tables.open(old.offlineLocation());
+        long end = t0 + 20_000;
+        offline.commitExclusive(offline.version(), List.of(offline.writeDataFile(List.of(
+                OfflineFeatures.row(OfflineFeatures.schema(old), old, List.of("u1"), end - 600_000, end,
+                        new Object[] {1L})))), Map.of(OfflineFeatures.DOMAIN, new OfflineFeatures.Progress(0, end, 0)
+                                .json()));
+        assertThat(OfflineFeatures.rollingChanges(tables.open(old.offlineLocation()))).isFalse();
+        String u1 = EntityKeys.of(List.of("u1"));
+        assertThat(lookup.lookup(old, List.of(new FeatureLookup.Key(u1, java.time.Instant.ofEpochMilli(end)),
+                new FeatureLookup.Key(u1, java.time.Instant.ofEpochMilli(end + 30_000))), java.time.Instant.now()))
+                .containsExactly(Map.of("n", 1L), null);
+        assertThatThrownBy(() -> materializer.run(old)).isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("at every precision step")
+                .hasMessageContaining("delete the feature view and create it again");
+    }
+
     /** A writer cleaned up the source's log past the consumed version: the view stops saying so, not retried. */
     @Test
     void aSourceLogCleanedUpPastTheConsumedVersionStopsTheView() throws Exception {

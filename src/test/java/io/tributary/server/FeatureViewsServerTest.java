@@ -297,13 +297,42 @@ class FeatureViewsServerTest {
                     actual.put(key, values);
                 }
             }
-            assertThat(expected).hasSizeGreaterThan(1_000);
+            assertThat(expected.size()).as("final windows").isGreaterThan(500);
             assertThat(actual.keySet()).isEqualTo(expected.keySet());
             for (String key : expected.keySet()) {
                 for (Ref f : FEATURES) {
                     assertEqual(key + " " + f.name(), actual.get(key).get(f.name()), expected.get(key).get(f.name()));
                 }
             }
+
+            // A rolling feature read as an as-of join (its newest row of its shape at or before a step) has at every
+            // precision step the value of the window ending there: rows only where it changes lose nothing.
+            int steps = 0;
+            for (Ref f : FEATURES) {
+                if (!f.kind().equals("rolling")) {
+                    continue;
+                }
+                for (String user : List.of("u0", "u1", "u2", "u3", "u4")) {
+                    TreeMap<Long, Object> byEnd = new TreeMap<>();
+                    actual.forEach((key, values) -> {
+                        String[] k = key.split("\\|");
+                        long start = Long.parseLong(k[1]);
+                        long end = Long.parseLong(k[2]);
+                        if (k[0].equals(user) && end - start == f.d() && Math.floorMod(start, f.s()) == 0) {
+                            byEnd.put(end, values.get(f.name()));
+                        }
+                    });
+                    Map<Long, List<Rec>> dense = ref.windows(user, f);
+                    for (long end = byEnd.firstKey(); end <= ref.watermark(); end += f.s()) {
+                        List<Rec> in = dense.get(end - f.d());
+                        assertEqual(user + " " + f.name() + " as of " + end, byEnd.floorEntry(end).getValue(),
+                                in == null ? null : Reference.value(f, in));
+                        steps++;
+                    }
+                    assertThat(byEnd.size()).as("rows of %s for %s", f.name(), user).isLessThan(dense.size());
+                }
+            }
+            assertThat(steps).isGreaterThan(1_000);
 
             // Online as of now: every window has ended, so each feature is its newest window (final or not); the
             // rolling ones cover the last minutes, which hold nothing.
@@ -654,24 +683,60 @@ class FeatureViewsServerTest {
             }
         }
 
-        /** user|start|end → feature → value, for every window the watermark has passed. */
+        /**
+         * user|start|end → feature → value: every tumbling and sliding window the watermark has passed, and a rolling
+         * feature's window where a tile (a precision step of records) enters it or leaves it, up to the watermark, its
+         * value there (null: left empty); a row of a rolling feature's shape carries its value whatever made the row.
+         */
         Map<String, Map<String, Object>> finalRows() {
             Map<String, Map<String, Object>> out = new TreeMap<>();
             for (String user : List.of("u0", "u1", "u2", "u3", "u4")) {
                 for (Ref f : FEATURES) {
-                    for (Map.Entry<Long, List<Rec>> w : windows(user, f).entrySet()) {
+                    Map<Long, List<Rec>> windows = windows(user, f);
+                    if (f.kind().equals("rolling")) {
+                        for (Rec r : kept) {
+                            long tile = Math.floorDiv(r.ts(), f.s()) * f.s();
+                            for (long end : new long[] {tile + f.s(), tile + f.d() + f.s()}) {
+                                if (r.user().equals(user) && end <= watermark) {
+                                    row(out, user, end - f.d(), end);
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                    for (Map.Entry<Long, List<Rec>> w : windows.entrySet()) {
                         long end = w.getKey() + f.d();
                         if (end <= watermark) {
-                            out.computeIfAbsent(user + "|" + w.getKey() + "|" + end, k -> {
-                                Map<String, Object> m = new LinkedHashMap<>();
-                                FEATURES.forEach(g -> m.put(g.name(), null));
-                                return m;
-                            }).put(f.name(), value(f, w.getValue()));
+                            row(out, user, w.getKey(), end).put(f.name(), value(f, w.getValue()));
+                        }
+                    }
+                }
+                for (Ref f : FEATURES) {
+                    if (!f.kind().equals("rolling")) {
+                        continue;
+                    }
+                    Map<Long, List<Rec>> windows = windows(user, f);
+                    for (Map.Entry<String, Map<String, Object>> row : out.entrySet()) {
+                        String[] key = row.getKey().split("\\|");
+                        long start = Long.parseLong(key[1]);
+                        long end = Long.parseLong(key[2]);
+                        if (key[0].equals(user) && end - start == f.d() && Math.floorMod(start, f.s()) == 0) {
+                            List<Rec> in = windows.get(start);
+                            row.getValue().put(f.name(), in == null ? null : value(f, in));
                         }
                     }
                 }
             }
             return out;
+        }
+
+        private static Map<String, Object> row(Map<String, Map<String, Object>> out, String user, long start,
+                long end) {
+            return out.computeIfAbsent(user + "|" + start + "|" + end, k -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                FEATURES.forEach(g -> m.put(g.name(), null));
+                return m;
+            });
         }
 
         /** The newest window ended at or before t and at or before {@code through}. */
@@ -700,19 +765,23 @@ class FeatureViewsServerTest {
             return best;
         }
 
+        /**
+         * A rolling feature: the window ending at t's precision step, or past the watermark at the watermark's (the
+         * newest final one, as a tumbling or sliding feature's newest final window).
+         */
         Object pointInTime(String user, Ref f, long t) {
             if (f.kind().equals("rolling")) {
-                long end = Math.floorDiv(t, f.s()) * f.s();
+                long end = Math.min(Math.floorDiv(t, f.s()), Math.floorDiv(watermark, f.s())) * f.s();
                 List<Rec> in = windows(user, f).get(end - f.d());
-                return in == null || end > watermark ? null : value(f, in);
+                return in == null ? null : value(f, in);
             }
             return newest(user, f, t, watermark);
         }
 
         boolean hasWindow(String user, Ref f, long t) {
             if (f.kind().equals("rolling")) {
-                long end = Math.floorDiv(t, f.s()) * f.s();
-                return end <= watermark && windows(user, f).containsKey(end - f.d());
+                long end = Math.min(Math.floorDiv(t, f.s()), Math.floorDiv(watermark, f.s())) * f.s();
+                return windows(user, f).containsKey(end - f.d());
             }
             for (Long start : windows(user, f).keySet()) {
                 long end = start + f.d();
