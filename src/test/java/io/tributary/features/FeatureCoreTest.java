@@ -34,6 +34,31 @@ class FeatureCoreTest {
                 new FeatureViewDefinition(entities, ts, lateness, List.of(features)), COLUMNS);
     }
 
+    /**
+     * A rolling feature as of now where its window is final (the watermark at or past now's precision step): the
+     * value where it last changed, which the newest window online holds, however many steps ago that was; null where
+     * that change left the window empty (stored without an aggregate). An earlier rule took only a newest window ending
+     * at the step exactly, which a table of changes only rarely has.
+     */
+    @Test
+    void aFinalRollingValueAsOfNowIsTheOneWhereItLastChanged() {
+        FeatureViewSpec spec = compile(List.of("value.user_id"), null, "0s", feature("n", "count", null,
+                new FeatureViewDefinition.WindowDefinition(null, null,
+                        new FeatureViewDefinition.Span("10m", null, "10s"))));
+        long now = 1_800_000_000_000L;
+        Aggregate two = new Aggregate(FeatureFunction.COUNT);
+        two.add(null, now - 500_000, true);
+        two.add(null, now - 400_000, true);
+        FeatureLookup.Now answer = new FeatureLookup.Now(spec, now);
+        answer.row(0, null, 0, now, 0, null); // the watermark: now
+        // u1's count last changed 200 s ago (to 2); u2's window was left empty 30 s ago.
+        answer.row(2, "[\"u1\"]", 0, now - 200_000 - 600_000, now - 200_000, two.toBytes());
+        answer.row(2, "[\"u2\"]", 0, now - 30_000 - 600_000, now - 30_000, new byte[0]);
+        var features = answer.features(List.of("[\"u1\"]", "[\"u2\"]"));
+        assertThat(features.get("[\"u1\"]")).containsEntry("n", 2L);
+        assertThat(features.get("[\"u2\"]")).containsEntry("n", null);
+    }
+
     @Test
     void definitionsCompileWithDefaultsAndEveryMistakeNamesItsField() {
         FeatureViewSpec spec = compile(List.of("value.user_id"), null, null,
