@@ -140,6 +140,14 @@ class MaterializerSourceTest {
         append(rows(V1, 1, "u1", 1, 1_000));
         materializer.run(marked);
         assertThat(OfflineFeatures.rollingChanges(tables.open(marked.offlineLocation()))).isTrue();
+        // Table maintenance's compaction keeps the mark (Delta keeps a domain until it is removed), and the next round
+        // appends in the same form.
+        append(rows(V1, 2, "u2", 1, 1_100));
+        materializer.run(marked);
+        assertThat(tables.open(marked.offlineLocation()).compact(128L << 20)).isPresent();
+        assertThat(OfflineFeatures.rollingChanges(tables.open(marked.offlineLocation()))).isTrue();
+        append(rows(V1, 3, "u2", 1, 1_200));
+        assertThat(materializer.run(marked).toVersion()).isEqualTo(source.version());
         // u1's records at 10 s and 1,000 s (the watermark): the first's tile enters the window at 20 s and leaves it
         // at 620 s, two rows rather than one per step, and a step in between reads the count 1 from the first.
         long t0 = io.tributary.online.OnlineFixtures.T0.toEpochMilli();
