@@ -6,55 +6,95 @@
 # registry a fresh database of the machine's PostgreSQL (PGHOSTPORT, user postgres).
 #   bench/ingest/restart.sh [--no-build]   env: RECORDS, SERVER_HEAP (512m), SERVER_JAVA_OPTS, PORT (18096),
 #   BROKER_REBALANCE_DELAY_MS (the broker's group.initial.rebalance.delay.ms: 0 as in local mode; Kafka's default,
-#   which most clusters keep, is 3000, and a restarted server's consumer group waits that long before it reads)
+#   which most clusters keep, is 3000, and a restarted server's consumer group waits that long before it reads),
+#   JAVA (the server's java; default: java on the PATH),
+#   AOT=1 (JDK 25 or later, README "Faster cold starts"): three passes, each on a topic and database of its own: a
+#   training pass whose server writes an AOT cache (-XX:AOTCacheOutput) as it stops, then the measured restart without
+#   the cache and with it (-XX:AOTCache), each against its own plain consumer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=${RECORDS:-1000000}
 PORT=${PORT:-18096}
 PGHOSTPORT=${PGHOSTPORT:-127.0.0.1:5432}
+JAVA=${JAVA:-java}
 if [[ "${1:-}" != "--no-build" ]]; then
   ./mvnw -q -o package -DskipTests
+fi
+if [[ "${AOT:-}" == 1 ]]; then
+  version=$("$JAVA" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -c ' AOTCacheOutput ' || true)
+  [[ "$version" -ge 1 ]] || { echo "AOT=1 needs a JDK 25 or later as JAVA (-XX:AOTCacheOutput); $JAVA is not"; exit 1; }
 fi
 WORK=$(mktemp -d /tmp/tributary-restart.XXXXXX)
 source bench/lib/broker.sh
 start_broker "$WORK"
+source bench/lib/server.sh
 SERVER=
-DB=restart_bench_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+DBS=()
 cleanup() {
   [[ -n "$SERVER" ]] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null || true
   kill $KAFKA 2>/dev/null || true
   wait $KAFKA 2>/dev/null || true
-  psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" postgres || true
+  for db in "${DBS[@]}"; do
+    psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" \
+      postgres || true
+  done
 }
 trap cleanup EXIT
-psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "CREATE DATABASE $DB" postgres
 TOKEN=restart-$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 SECRETS_KEY="$(head -c 32 /dev/urandom | base64)"
-echo "server data and log in $WORK, database $DB, broker $BOOTSTRAP"
-start_server() {
-  (cd "$WORK" && exec env TRIBUTARY_LOCAL=false TRIBUTARY_AUTH_TOKENS="bench=$TOKEN" TRIBUTARY_ADMINS=bench \
-    TRIBUTARY_SECRETS_KEY="$SECRETS_KEY" \
-    QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOSTPORT/$DB" QUARKUS_DATASOURCE_USERNAME=postgres \
-    QUARKUS_HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$WORK/warehouse" \
-    java "-Xmx${SERVER_HEAP:-512m}" ${SERVER_JAVA_OPTS:-} -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" \
-    >> "$WORK/server.log" 2>&1) &
-  SERVER=$!
-}
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar \
   | paste -sd:)
 BASE="http://127.0.0.1:$PORT"
-start_server
-source bench/lib/server.sh
-wait_ready "$BASE" "$WORK/server.log"
-java -cp "$CP" bench/ingest/RestartBench.java setup "$BASE" "$TOKEN" "$BOOTSTRAP" restart-bench
-sleep 5 # the stream's pipeline starts and joins its group over the empty topic
-kill -TERM "$SERVER"
-wait "$SERVER" || true
-SERVER=
-java -cp "$CP" bench/ingest/RestartBench.java fill "$BOOTSTRAP" restart-bench "$RECORDS"
-PLAIN=$(java -cp "$CP" bench/ingest/RestartBench.java plain "$BOOTSTRAP" restart-bench "$RECORDS" | tee /dev/stderr | tail -1)
-export SERVER_STARTED_MS=$(date +%s%3N)
-start_server
-java -cp "$CP" bench/ingest/RestartBench.java measure "$BASE" "$TOKEN" "$RECORDS" "$PLAIN"
+echo "server data and logs under $WORK, broker $BOOTSTRAP"
+
+# start_server DIR DB OPTS: the packaged server on DIR's warehouse and the database DB, with OPTS for its JVM.
+start_server() {
+  (cd "$1" && exec env TRIBUTARY_LOCAL=false TRIBUTARY_AUTH_TOKENS="bench=$TOKEN" TRIBUTARY_ADMINS=bench \
+    TRIBUTARY_SECRETS_KEY="$SECRETS_KEY" \
+    QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$PGHOSTPORT/$2" QUARKUS_DATASOURCE_USERNAME=postgres \
+    QUARKUS_HTTP_PORT="$PORT" QUARKUS_HTTP_HOST=127.0.0.1 TRIBUTARY_WAREHOUSE="$1/warehouse" \
+    "$JAVA" "-Xmx${SERVER_HEAP:-512m}" ${SERVER_JAVA_OPTS:-} $3 -jar "$OLDPWD/target/quarkus-app/quarkus-run.jar" \
+    >> "$1/server.log" 2>&1) &
+  SERVER=$!
+}
+
+# pass NAME OPTS: a stream over an empty topic, the server stopped, the backlog filled and read by the plain consumer,
+# the server started again with OPTS and timed from its readiness to the backlog's last committed offset.
+pass() {
+  local dir="$WORK/$1" topic="restart-bench-$1"
+  local db=restart_bench_$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+  mkdir -p "$dir"
+  DBS+=("$db")
+  psql -h "${PGHOSTPORT%:*}" -p "${PGHOSTPORT#*:}" -U postgres -qc "CREATE DATABASE $db" postgres
+  echo "== pass $1${2:+ (server JVM: $2)}"
+  start_server "$dir" "$db" ""
+  wait_ready "$BASE" "$dir/server.log"
+  java -cp "$CP" bench/ingest/RestartBench.java setup "$BASE" "$TOKEN" "$BOOTSTRAP" "$topic"
+  sleep 5 # the stream's pipeline starts and joins its group over the empty topic
+  kill -TERM "$SERVER"
+  wait "$SERVER" || true
+  SERVER=
+  java -cp "$CP" bench/ingest/RestartBench.java fill "$BOOTSTRAP" "$topic" "$RECORDS"
+  local plain
+  plain=$(java -cp "$CP" bench/ingest/RestartBench.java plain "$BOOTSTRAP" "$topic" "$RECORDS" | tee /dev/stderr \
+    | tail -1)
+  export SERVER_STARTED_MS=$(date +%s%3N)
+  start_server "$dir" "$db" "$2"
+  java -cp "$CP" bench/ingest/RestartBench.java measure "$BASE" "$TOKEN" "$RECORDS" "$plain"
+  # Stopped here rather than at the end: a training server writes its cache as it exits.
+  kill -TERM "$SERVER"
+  wait "$SERVER" || true
+  SERVER=
+  echo "server errors logged: $(grep -c ' ERROR ' "$dir/server.log" || true)"
+}
+
+if [[ "${AOT:-}" == 1 ]]; then
+  pass training "-XX:AOTCacheOutput=$WORK/app.aot"
+  [[ -s "$WORK/app.aot" ]] || { echo "the training pass wrote no AOT cache; see $WORK/training/server.log"; exit 1; }
+  echo "AOT cache: $(du -h "$WORK/app.aot" | cut -f1)"
+  pass plain-jvm ""
+  pass aot-cache "-XX:AOTCache=$WORK/app.aot"
+else
+  pass restart ""
+fi
 echo "machine load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "server errors logged: $(grep -c ' ERROR ' "$WORK/server.log" || true)"
