@@ -41,8 +41,7 @@ public final class FeatureLookup {
         Map<String, Map<String, Object>> current = online.isEmpty() ? Map.of() : now(spec, online, now.toEpochMilli());
         Map<String, List<Map<String, Object>>> history = offline.isEmpty() ? Map.of() : offlineRows(spec, offline);
         // A table written before rolling rows became changes only has one at every precision step.
-        boolean everyStep = !offline.isEmpty() && tables.exists(spec.offlineLocation())
-                && !OfflineFeatures.rollingChanges(tables.open(spec.offlineLocation()));
+        boolean everyStep = !offline.isEmpty() && OfflineFeatures.rollingEveryStep(tables, spec);
         for (Key k : keys) {
             out.add(k.asOf() == null ? current.get(k.entity())
                     : asOf(spec, history.getOrDefault(k.entity(), List.of()), k.asOf().toEpochMilli(), everyStep));

@@ -218,8 +218,8 @@ public final class Materializer {
         long t1 = System.nanoTime();
         DeltaTable table = offline.open(spec);
         OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
-        if (!OfflineFeatures.rollingChanges(table)
-                && spec.features().stream().anyMatch(f -> f.window().kind() == FeatureWindow.Kind.ROLLING)) {
+        if (spec.features().stream().anyMatch(f -> f.window().kind() == FeatureWindow.Kind.ROLLING)
+                && !OfflineFeatures.rollingChanges(table, progress)) {
             // Its rolling rows are one per precision step, which the rounds of this release no longer write: a table
             // of both forms would answer as-of reads wrongly, and its newest windows online are of the old form.
             throw new UnsupportedOperationException("the offline table at " + spec.offlineLocation() + " holds a "
@@ -241,7 +241,7 @@ public final class Materializer {
                 FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
                 if (!progress.holds(upTo, firstFiles)) {
                     OfflineFeatures.append(table, table.version(), spec, rows, new OfflineFeatures.Progress(upTo,
-                            Math.max(watermark, progress.finalThrough()), firstFiles));
+                            Math.max(watermark, progress.finalThrough()), firstFiles), !progress.appended());
                 } else {
                     rows.drain(); // the previous attempt's offline commit holds them: only the newest windows are wanted
                 }

@@ -51,6 +51,11 @@ public final class OfflineFeatures {
     public record Progress(long sourceVersion, long finalThrough, int firstFiles) {
         static final Progress NONE = new Progress(-1, Long.MIN_VALUE, 0);
 
+        /** The table has had an append (a round's or a first round's part), which set the domains. */
+        boolean appended() {
+            return sourceVersion >= 0 || firstFiles > 0;
+        }
+
         /** The table already holds what a round up to {@code sourceVersion} (or, at -1, {@code firstFiles}) adds. */
         boolean holds(long version, int files) {
             return version >= 0 ? sourceVersion >= version : sourceVersion >= 0 || firstFiles >= files;
@@ -101,10 +106,22 @@ public final class OfflineFeatures {
                 m.group(3) == null ? 0 : Integer.parseInt(m.group(3)));
     }
 
-    /** The table's rolling rows are changes only (or it has had no rows yet, and will get them so). */
-    static boolean rollingChanges(io.tributary.delta.TableSnapshot table) {
-        return table.domainMetadata(ROWS_DOMAIN).map(ROLLING_CHANGES::equals).orElse(false)
-                || table.domainMetadata(DOMAIN).isEmpty();
+    /**
+     * The table's rolling rows are changes only, or it has had no append yet and will get them so. Each domain read
+     * loads the table's latest snapshot: given the {@link #progress} already read, this reads the mark only for a
+     * table that has one to read.
+     */
+    static boolean rollingChanges(DeltaTable table, Progress progress) {
+        return !progress.appended() || table.domainMetadata(ROWS_DOMAIN).map(ROLLING_CHANGES::equals).orElse(false);
+    }
+
+    static boolean rollingChanges(DeltaTable table) {
+        return rollingChanges(table, progress(table));
+    }
+
+    /** For readers: the view's offline table exists and has a rolling row at every step (an earlier build's form). */
+    static boolean rollingEveryStep(Tables tables, FeatureViewSpec spec) {
+        return tables.exists(spec.offlineLocation()) && !rollingChanges(tables.open(spec.offlineLocation()));
     }
 
     /**
@@ -118,14 +135,14 @@ public final class OfflineFeatures {
      * they come, a file at a time, never all held, and write their own columns into the file ({@link OfflineRows}).
      */
     static void append(DeltaTable table, long basedOn, FeatureViewSpec spec, Iterator<FinalWindows.Row> rows,
-            Progress progress) {
+            Progress progress, boolean first) {
         Schema schema = schema(spec);
         List<DataFile> files = new ArrayList<>();
         while (rows.hasNext()) {
             files.add(table.writeRows(new OfflineRows(schema, spec.entityNames().size(), rows, ROWS_PER_FILE)));
         }
         // Delta keeps a domain until it is removed: the first append's marks the table for good.
-        table.commitExclusive(basedOn, files, table.domainMetadata(DOMAIN).isEmpty()
+        table.commitExclusive(basedOn, files, first
                 ? Map.of(DOMAIN, progress.json(), ROWS_DOMAIN, ROLLING_CHANGES) : Map.of(DOMAIN, progress.json()));
     }
 

@@ -119,8 +119,7 @@ public final class PointInTime {
         }
 
         Map<String, Windows[]> windows = offlineWindows(spec, new HashSet<>(entityOf));
-        boolean everyStep = tables.exists(spec.offlineLocation())
-                && !OfflineFeatures.rollingChanges(tables.open(spec.offlineLocation()));
+        boolean everyStep = OfflineFeatures.rollingEveryStep(tables, spec);
         Schema schema = schema(spec, copied);
         DeltaTable out = tables.create(outputLocation, schema, Map.of());
         long basedOn = out.version();

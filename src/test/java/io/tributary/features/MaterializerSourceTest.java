@@ -214,16 +214,38 @@ class MaterializerSourceTest {
         assertThat(walks.get()).as("calls of status()").isZero();
     }
 
+    /**
+     * A round reads its offline table's domains once (each read loads the table's latest snapshot): the progress,
+     * and for a view with a rolling feature the rows' mark, not both again before its append.
+     */
+    @Test
+    void aRoundReadsTheOfflineTablesDomainsOnce() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        Materializer materializer = new Materializer(counting(tables, "domainMetadata", reads), store,
+                MaterializeHooks.NONE);
+        materializer.run(spec);
+        append(rows(V1, 1, "u2", 2, 20));
+        reads.set(0);
+        materializer.run(spec);
+        assertThat(store.state(spec.id()).recordsRead()).isEqualTo(2);
+        assertThat(reads.get()).as("domain reads of a round").isEqualTo(1);
+    }
+
     /** The tables, whose opened tables count their {@code status()} calls. */
     static Tables noStatus(Tables tables, java.util.concurrent.atomic.AtomicInteger walks) {
+        return counting(tables, "status", walks);
+    }
+
+    /** The tables, whose opened tables count their calls of {@code name}. */
+    static Tables counting(Tables tables, String name, java.util.concurrent.atomic.AtomicInteger calls) {
         return (Tables) java.lang.reflect.Proxy.newProxyInstance(Tables.class.getClassLoader(),
                 new Class<?>[] {Tables.class}, (proxy, method, args) -> {
                     Object out = invoke(tables, method, args);
                     if (out instanceof DeltaTable table) {
                         return java.lang.reflect.Proxy.newProxyInstance(DeltaTable.class.getClassLoader(),
                                 new Class<?>[] {DeltaTable.class}, (p, m, a) -> {
-                                    if (m.getName().equals("status")) {
-                                        walks.incrementAndGet();
+                                    if (m.getName().equals(name)) {
+                                        calls.incrementAndGet();
                                     }
                                     return invoke(table, m, a);
                                 });
