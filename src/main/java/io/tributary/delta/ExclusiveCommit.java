@@ -34,7 +34,8 @@ final class ExclusiveCommit {
         String commitId = UUID.randomUUID().toString();
         // Re-set as they are (counts, ids, refill marks, recreations, freshness, losses), not only the offset: a refill
         // mark dropped here would end a Lambda's refill of a recreated topic half-way. The merge adds no stream record.
-        PositionDomains.details(base).forEach((p, position) -> txn.addDomainMetadata(PositionDomains.domain(p),
+        Map<PartitionKey, PartitionPosition> positions = PositionDomains.details(base);
+        positions.forEach((p, position) -> txn.addDomainMetadata(PositionDomains.domain(p),
                 PositionDomains.config(p, commitId, position)));
         domains.forEach(txn::addDomainMetadata);
         CloseableIterable<Row> actions = AppendActions.of(engine, txn, path, base.getSchema(), files);
@@ -44,7 +45,7 @@ final class ExclusiveCommit {
         } catch (ConcurrentWriteException | MaxCommitRetryLimitReachedException e) {
             throw new TableChangedException(basedOn, tables.latest(path).getVersion());
         }
-        tables.runHooks(result);
+        tables.runHooks(result, positions.size() + domains.size());
         return result.getVersion();
     }
 }

@@ -95,7 +95,7 @@ final class KernelTables implements Tables {
             startPositions.forEach((p, next) -> txn.addDomainMetadata(PositionDomains.domain(p), PositionDomains.config(
                     p, next, commitId, 0, Optional.ofNullable(topicIds.get(p.topic())), false, Optional.empty())));
             TransactionCommitResult result = txn.commit(engine, CloseableIterable.emptyIterable());
-            runHooks(result);
+            runHooks(result, startPositions.size());
         } catch (TableAlreadyExistsException | ConcurrentWriteException e) {
             throw new TableExistsException(path);
         }
@@ -251,11 +251,26 @@ final class KernelTables implements Tables {
     }
 
     /**
+     * Above this many domains in a table (one per Kafka partition or direct-ingest producer, plus a few), its commits
+     * write no version checksum ({@code .crc}). Kernel's checksum holds every domain, and Kernel 4.4 serialises it in
+     * time quadratic in their number: with 2,000 domains a commit took 0.4–0.8 s instead of 20–200 ms (on the local
+     * disk and on S3Proxy, {@code bench/domains}). Without one a reader replays the log since the last checkpoint,
+     * which costs an S3 warehouse about 60 ms more per snapshot with few domains and less than the checksum from about
+     * 500 on. {@code tributary.delta.checksum-max-domains} overrides it (the bench's baseline takes every checksum).
+     */
+    static final int CHECKSUM_MAX_DOMAINS = Integer.getInteger("tributary.delta.checksum-max-domains", 500);
+
+    /**
      * Checkpoints (every 10th version) and checksums are Kernel's post-commit hooks. They only speed up reads, so a
      * failure (e.g. two writers checkpointing the same version) must not fail a commit that already landed.
+     * {@code domains}: how many domains the committed version holds, about (see {@link #CHECKSUM_MAX_DOMAINS}).
      */
-    void runHooks(TransactionCommitResult result) {
+    void runHooks(TransactionCommitResult result, int domains) {
         for (PostCommitHook hook : result.getPostCommitHooks()) {
+            if (domains > CHECKSUM_MAX_DOMAINS && (hook.getType() == PostCommitHook.PostCommitHookType.CHECKSUM_SIMPLE
+                    || hook.getType() == PostCommitHook.PostCommitHookType.CHECKSUM_FULL)) {
+                continue;
+            }
             try {
                 hook.threadSafeInvoke(engine);
             } catch (IOException | RuntimeException e) {

@@ -72,7 +72,7 @@ final class PositionCommit {
                     return snapshot.getVersion();
                 }
                 TransactionCommitResult result = commitOnce(tables, path, snapshot, files, ranges, commitId, current);
-                tables.runHooks(result);
+                tables.runHooks(result, current.size() + ranges.size());
                 return result.getVersion();
             } catch (PositionConflictException | NoSuchTableException | IllegalArgumentException e) {
                 throw e;

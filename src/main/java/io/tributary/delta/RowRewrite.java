@@ -134,7 +134,7 @@ final class RowRewrite {
                         .build(engine);
                 TransactionCommitResult result = txn.commit(engine,
                         CloseableIterable.inMemoryIterable(KernelIterators.of(actions.iterator())));
-                tables.runHooks(result);
+                tables.runHooks(result, io.tributary.delta.kernel.Snapshots.domainCount(snapshot));
                 return result.getVersion();
             });
             if (committed.isEmpty()) {

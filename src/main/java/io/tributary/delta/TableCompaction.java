@@ -82,7 +82,7 @@ final class TableCompaction {
         try {
             Transaction txn = snapshot.buildUpdateTableTransaction(KernelTables.ENGINE_INFO, Operation.MANUAL_UPDATE).build(engine);
             TransactionCommitResult result = txn.commit(engine, CloseableIterable.inMemoryIterable(KernelIterators.of(actions.iterator())));
-            tables.runHooks(result);
+            tables.runHooks(result, io.tributary.delta.kernel.Snapshots.domainCount(snapshot));
             return Optional.of(result.getVersion());
         } catch (ConcurrentWriteException e) {
             // Another compaction removed some of these files first; ours would duplicate rows. Drop our files.

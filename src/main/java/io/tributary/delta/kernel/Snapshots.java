@@ -26,6 +26,11 @@ public final class Snapshots {
         return out;
     }
 
+    /** How many domains the snapshot has (removed ones included: a writer counts them all). */
+    public static int domainCount(Snapshot snapshot) {
+        return ((SnapshotImpl) snapshot).getActiveDomainMetadataMap().size();
+    }
+
     /** Whether the snapshot's table has partition columns. */
     public static boolean isPartitioned(Snapshot snapshot) {
         return !((SnapshotImpl) snapshot).getMetadata().getPartitionColNames().isEmpty();
