@@ -25,4 +25,12 @@ public interface MaintenanceConfig {
     @WithDefault("7d")
     @WithConverter(DurationConverter.class)
     Duration vacuumRetention();
+
+    /**
+     * A direct-ingest producer without a commit for this long is forgotten by the table (SPEC 11.3): as Kafka's
+     * {@code transactional.id.expiration.ms}; at least 1h.
+     */
+    @WithDefault("7d")
+    @WithConverter(DurationConverter.class)
+    Duration producerExpiration();
 }

@@ -214,6 +214,11 @@ final class KernelDeltaTable implements DeltaTable {
     }
 
     @Override
+    public List<String> forgetProducersIdleSince(java.time.Instant cutoff) {
+        return new ProducerExpiry(tables, path).run(cutoff);
+    }
+
+    @Override
     public long rowsWithColumnSet(String column, String alwaysSet) {
         return new RowRewrite(tables, path).count(column, alwaysSet);
     }

@@ -1,6 +1,8 @@
 package io.tributary.delta;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /** Table maintenance: rewriting small files and deleting the ones no reader needs, next to the stream's commits. */
@@ -28,4 +30,13 @@ public interface TableUpkeep {
     VacuumResult vacuum(Duration retention);
 
     record VacuumResult(int filesDeleted, long bytesDeleted) {}
+
+    /**
+     * Forgets the direct-ingest producers whose last commit is before {@code cutoff}, in one commit that changes no
+     * row; Kafka partitions' positions are never touched. A push of one of them landing meanwhile wins, and nothing is
+     * forgotten until the next run.
+     *
+     * @return the ids of the producers forgotten
+     */
+    List<String> forgetProducersIdleSince(Instant cutoff);
 }

@@ -4,6 +4,7 @@ import io.tributary.delta.TableUpkeep;
 import io.tributary.delta.NoSuchTableException;
 import io.tributary.delta.Tables;
 import io.tributary.delta.WriteGuard;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -28,7 +29,8 @@ public final class TableMaintenance {
     private final Function<String, WriteGuard> guards;
 
     /** What one table's maintenance did. {@code compactedVersion}: the compaction's commit, if there was one. */
-    public record TableResult(Optional<Long> compactedVersion, int filesVacuumed, long bytesVacuumed) {}
+    public record TableResult(Optional<Long> compactedVersion, int filesVacuumed, long bytesVacuumed,
+            List<String> producersForgotten) {}
 
     /** What a run over many tables did; {@code errors} counts the tables left for the next run. */
     public record Summary(int tablesMaintained, int tablesCompacted, int filesVacuumed, long bytesVacuumed, int errors) {
@@ -58,7 +60,8 @@ public final class TableMaintenance {
     }
 
     /**
-     * Compacts, then vacuums one table. Vacuum goes second so the files compaction just removed stay for time travel.
+     * Compacts, then vacuums one table, then forgets its idle direct-ingest producers. Vacuum goes second so the files
+     * compaction just removed stay for time travel.
      *
      * @throws NoSuchTableException when the table is gone (deleted with its stream)
      */
@@ -66,7 +69,8 @@ public final class TableMaintenance {
         TableUpkeep table = tables.open(location);
         Optional<Long> compacted = table.compact(settings.targetFileBytes());
         TableUpkeep.VacuumResult vacuumed = table.vacuum(settings.vacuumRetention());
-        return new TableResult(compacted, vacuumed.filesDeleted(), vacuumed.bytesDeleted());
+        List<String> forgotten = table.forgetProducersIdleSince(Instant.now().minus(settings.producerExpiration()));
+        return new TableResult(compacted, vacuumed.filesDeleted(), vacuumed.bytesDeleted(), forgotten);
     }
 
     /** Every table in turn; one table's failure is logged and leaves it for the next run, the others go on. */
@@ -86,12 +90,14 @@ public final class TableMaintenance {
                     continue; // its stream is deleted, or being deleted
                 }
                 TableResult r = guarded.get();
-                if (r.compactedVersion().isPresent() || r.filesVacuumed() > 0) {
+                if (r.compactedVersion().isPresent() || r.filesVacuumed() > 0 || !r.producersForgotten().isEmpty()) {
                     r.compactedVersion().ifPresent(LogContext::tableVersion);
                     LogContext.batchSize(r.filesVacuumed());
-                    LOG.infof("maintenance of %s: %s, %d files (%d bytes) vacuumed", location,
+                    LOG.infof("maintenance of %s: %s, %d files (%d bytes) vacuumed%s", location,
                             r.compactedVersion().map(v -> "compacted as table version " + v).orElse("not compacted"),
-                            r.filesVacuumed(), r.bytesVacuumed());
+                            r.filesVacuumed(), r.bytesVacuumed(), r.producersForgotten().isEmpty() ? ""
+                                    : ", " + r.producersForgotten().size() + " producers idle for "
+                                            + settings.producerExpiration() + " forgotten " + sample(r.producersForgotten()));
                 }
                 maintained++;
                 compacted += r.compactedVersion().isPresent() ? 1 : 0;
@@ -106,5 +112,11 @@ public final class TableMaintenance {
         }
         LogContext.clear();
         return new Summary(maintained, compacted, files, bytes, errors);
+    }
+
+    /** A few of the ids, for a log line: a fleet may have forgotten thousands. */
+    private static String sample(List<String> ids) {
+        return ids.size() <= 5 ? ids.toString()
+                : ids.subList(0, 5).toString().replace("]", ", … " + (ids.size() - 5) + " more]");
     }
 }

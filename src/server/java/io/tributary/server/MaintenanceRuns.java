@@ -41,7 +41,7 @@ public class MaintenanceRuns {
     @PostConstruct
     void init() {
         maintenance = new TableMaintenance(tables, new MaintenanceSettings(config.targetFileSize(),
-                config.vacuumRetention()), writeLocks::forTable);
+                config.vacuumRetention(), config.producerExpiration()), writeLocks::forTable);
     }
 
     public MaintenanceSettings settings() {

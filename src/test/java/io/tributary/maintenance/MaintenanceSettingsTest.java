@@ -18,6 +18,15 @@ class MaintenanceSettingsTest {
     }
 
     @Test
+    void aProducerExpirationUnderAnHourIsAConfigErrorNamingTheVariable() {
+        assertThatThrownBy(() -> new MaintenanceSettings(1 << 20, Duration.ofDays(7), Duration.ofMinutes(10)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TRIBUTARY_MAINTENANCE_PRODUCER_EXPIRATION")
+                .hasMessageContaining("at least 1h");
+        assertThat(MaintenanceSettings.defaults().producerExpiration()).isEqualTo(Duration.ofDays(7));
+    }
+
+    @Test
     void aNonPositiveTargetIsRefusedByName() {
         assertThatThrownBy(() -> new MaintenanceSettings(0, Duration.ofDays(7)))
                 .hasMessageContaining("TRIBUTARY_MAINTENANCE_TARGET_FILE_SIZE");

@@ -119,6 +119,6 @@ public class BackfillHandler implements RequestHandler<ScheduledEvent, BackfillS
      */
     private TableMaintenance maintenance() {
         return new TableMaintenance(tables, new MaintenanceSettings(maintenanceConfig.targetFileSize(),
-                maintenanceConfig.vacuumRetention()), writeLocks::forTable);
+                maintenanceConfig.vacuumRetention(), maintenanceConfig.producerExpiration()), writeLocks::forTable);
     }
 }
