@@ -32,19 +32,19 @@ public final class FeatureStore {
      */
     private final Map<String, Cached> cache = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Cached(long version, int firstFiles, Map<TileKey, Aggregate> tiles) {}
+    private record Cached(long version, int firstFiles, HeldTiles tiles) {}
 
     public FeatureStore(OnlineStore online) {
         this.online = online;
     }
 
     /** {@code firstFiles}: the position within a first round in parts ({@link FeatureState#firstFiles}). */
-    Map<TileKey, Aggregate> cached(String viewId, long version, int firstFiles) {
+    HeldTiles cached(String viewId, long version, int firstFiles) {
         Cached c = cache.remove(viewId);
         return c != null && c.version() == version && c.firstFiles() == firstFiles ? c.tiles() : null;
     }
 
-    void cache(String viewId, long version, int firstFiles, Map<TileKey, Aggregate> tiles) {
+    void cache(String viewId, long version, int firstFiles, HeldTiles tiles) {
         cache.put(viewId, new Cached(version, firstFiles, tiles));
     }
 
@@ -285,8 +285,8 @@ public final class FeatureStore {
     }
 
     /** Every tile the view keeps (those windows not yet final may still need). */
-    Map<TileKey, Aggregate> loadTiles(Connection c, FeatureViewSpec spec) throws SQLException {
-        Map<TileKey, Aggregate> out = new HashMap<>();
+    HeldTiles loadTiles(Connection c, FeatureViewSpec spec) throws SQLException {
+        HeldTiles out = new HeldTiles(spec.features().size());
         try (Statement s = c.createStatement()) {
             s.setFetchSize(10_000);
             try (ResultSet rs = s.executeQuery("SELECT entity, feature, tile_start, agg FROM " + tiles(spec))) {
@@ -367,7 +367,7 @@ public final class FeatureStore {
      * {@code changed}: the keys of the tiles the round changed, when it listed them (else null: every tile held is
      * looked at). The statements run on {@code writes}' thread: the caller goes on computing meanwhile.
      */
-    void writeTiles(Connection c, FeatureViewSpec spec, Collection<TileKey> changed, Map<TileKey, Aggregate> tiles,
+    void writeTiles(Connection c, FeatureViewSpec spec, Collection<TileKey> changed, HeldTiles tiles,
             java.util.function.Predicate<TileKey> keep, BackgroundWrites writes) throws SQLException {
         try (ArrayBatch batch = new ArrayBatch(c, "INSERT INTO " + tiles(spec) + " (entity, feature, tile_start, agg) "
                 + "SELECT * FROM unnest(?::text[], ?::smallint[], ?::bigint[], ?::bytea[]) ON CONFLICT (entity, "
@@ -378,7 +378,7 @@ public final class FeatureStore {
                     write(batch, k, tiles.get(k), keep);
                 }
             } else {
-                for (Map.Entry<TileKey, Aggregate> e : tiles.entrySet()) {
+                for (Map.Entry<TileKey, Aggregate> e : tiles.entries()) {
                     write(batch, e.getKey(), e.getValue(), keep);
                 }
             }

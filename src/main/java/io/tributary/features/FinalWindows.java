@@ -2,6 +2,7 @@ package io.tributary.features;
 
 import java.sql.SQLException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.Iterator;
@@ -41,8 +42,10 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
     private final FeatureWindow[] windows;
     private final long[] firstStarts;
     private final long[] lastStarts;
+    /** No window ends in {@code (from, watermark]}: the round has no row to write. */
+    private final boolean none;
 
-    FinalWindows(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long from, long watermark,
+    FinalWindows(FeatureViewSpec spec, HeldTiles tiles, long from, long watermark,
             FeatureStore.LatestWriter latest) {
         this.spec = spec;
         this.from = from;
@@ -61,43 +64,96 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
             lastStarts[f] = watermark - w.durationMs();
             any |= watermark != Long.MIN_VALUE && firstStarts[f] <= lastStarts[f];
         }
-        if (watermark == Long.MIN_VALUE || watermark <= from || !any) {
+        this.none = watermark == Long.MIN_VALUE || watermark <= from || !any;
+        if (none) {
             this.relevant = new TileKey[0];
             this.aggregates = new Aggregate[0];
-        } else {
-            // Grouped by the entity key's hash, one primitive sort, rather than sorted by the key texts: comparing
-            // strings through map entries scattered over the heap was a sixth of a first round's time. Within a hash,
-            // by entity, feature and start, which is all the windows need (an entity's tiles together, each
-            // feature's by start).
-            @SuppressWarnings("unchecked")
-            Map.Entry<TileKey, Aggregate>[] found = tiles.entrySet().stream()
-                    .filter(e -> relevant(e.getKey())).toArray(Map.Entry[]::new);
-            long[] order = new long[found.length];
-            for (int i = 0; i < found.length; i++) {
-                order[i] = ((long) found[i].getKey().entity().hashCode() << 32) | i;
-            }
-            Arrays.sort(order);
-            @SuppressWarnings("unchecked")
-            Map.Entry<TileKey, Aggregate>[] taken = new Map.Entry[found.length];
-            for (int i = 0; i < order.length; i++) {
-                taken[i] = found[(int) order[i]];
-            }
-            for (int i = 0, end; i < taken.length; i = end) {
-                int hash = (int) (order[i] >> 32);
-                for (end = i + 1; end < taken.length && (int) (order[end] >> 32) == hash; end++) {
-                    // the run of one hash
+            return;
+        }
+        // Only the tiles of the starts such windows can hold are looked at, found by start (HeldTiles).
+        List<TileKey> keys = new ArrayList<>();
+        List<Aggregate> aggs = new ArrayList<>();
+        for (int f = 0; f < n; f++) {
+            for (List<TileKey> atStart : tiles.startingIn(f, minStart(f), maxStart(f)).values()) {
+                for (TileKey k : atStart) {
+                    if (relevant(k)) {
+                        keys.add(k);
+                        aggs.add(tiles.get(k));
+                    }
                 }
-                if (end - i > 1) {
-                    Arrays.sort(taken, i, end, (a, b) -> TileKey.compare(a.getKey(), b.getKey()));
-                }
-            }
-            this.relevant = new TileKey[taken.length];
-            this.aggregates = new Aggregate[taken.length];
-            for (int i = 0; i < taken.length; i++) {
-                relevant[i] = taken[i].getKey();
-                aggregates[i] = taken[i].getValue();
             }
         }
+        // Grouped by the entity key's hash, one primitive sort, rather than sorted by the key texts: comparing
+        // strings through objects scattered over the heap was a sixth of a first round's time. Within a hash, by
+        // entity, feature and start, which is all the windows need (an entity's tiles together, each feature's by
+        // start).
+        int count = keys.size();
+        long[] order = new long[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = ((long) keys.get(i).entity().hashCode() << 32) | i;
+        }
+        Arrays.sort(order);
+        int[] index = new int[count];
+        for (int i = 0; i < count; i++) {
+            index[i] = (int) order[i];
+        }
+        for (int i = 0, end; i < count; i = end) {
+            int hash = (int) (order[i] >> 32);
+            for (end = i + 1; end < count && (int) (order[end] >> 32) == hash; end++) {
+                // the run of one hash: mostly one entity's tiles
+            }
+            sortRun(index, i, end, keys);
+        }
+        this.relevant = new TileKey[count];
+        this.aggregates = new Aggregate[count];
+        for (int i = 0; i < count; i++) {
+            relevant[i] = keys.get(index[i]);
+            aggregates[i] = aggs.get(index[i]);
+        }
+    }
+
+    /** Sorts {@code index[from, to)} by the keys they point at: in place when short, as most runs are. */
+    private static void sortRun(int[] index, int from, int to, List<TileKey> keys) {
+        if (to - from <= 32) {
+            for (int i = from + 1; i < to; i++) {
+                int v = index[i];
+                int j = i - 1;
+                while (j >= from && TileKey.compare(keys.get(index[j]), keys.get(v)) > 0) {
+                    index[j + 1] = index[j];
+                    j--;
+                }
+                index[j + 1] = v;
+            }
+            return;
+        }
+        Integer[] run = new Integer[to - from];
+        for (int i = from; i < to; i++) {
+            run[i - from] = index[i];
+        }
+        Arrays.sort(run, (a, b) -> TileKey.compare(keys.get(a), keys.get(b)));
+        for (int i = from; i < to; i++) {
+            index[i] = run[i - from];
+        }
+    }
+
+    /** The least start of a tile of feature {@code f} that {@link #relevant} may take. */
+    private long minStart(int f) {
+        FeatureWindow w = windows[f];
+        if (w.kind() == FeatureWindow.Kind.ROLLING) {
+            // start + retained > from
+            return from == Long.MIN_VALUE || from - w.retainedMs() > from ? Long.MIN_VALUE
+                    : from - w.retainedMs() + 1;
+        }
+        return firstStarts[f]; // a window's tiles start at or after its start
+    }
+
+    /** The greatest start of a tile of feature {@code f} that {@link #relevant} may take. */
+    private long maxStart(int f) {
+        FeatureWindow w = windows[f];
+        if (w.kind() == FeatureWindow.Kind.ROLLING) {
+            return watermark - w.slideMs(); // start + precision <= watermark
+        }
+        return lastStarts[f] + w.durationMs() - 1; // before the end of the last window ending by the watermark
     }
 
     /**
@@ -105,6 +161,11 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
      * epoch milliseconds, each feature's value or null.
      */
     record Row(List<Object> entity, long start, long end, Object[] values) {}
+
+    /** How many tiles the windows are combined from. */
+    int tilesTaken() {
+        return relevant.length;
+    }
 
     /** Rows produced so far. */
     long produced() {
@@ -115,7 +176,10 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
      * The tile bears on a row of this round: it is in a window ending in {@code (from, watermark]}; a rolling
      * feature's also while its leaving is still to be written (and its value is carried into rows of its shape).
      */
-    private boolean relevant(TileKey tile) {
+    boolean relevant(TileKey tile) {
+        if (none) {
+            return false;
+        }
         FeatureWindow w = windows[tile.feature()];
         if (w.kind() == FeatureWindow.Kind.ROLLING) {
             return tile.start() + w.slideMs() <= watermark && tile.start() + w.retainedMs() > from;

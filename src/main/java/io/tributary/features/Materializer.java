@@ -69,7 +69,7 @@ public final class Materializer {
 
     private final int chunkRecords;
 
-    private record Pending(String viewId, long version, int firstFiles, Map<TileKey, Aggregate> tiles) {}
+    private record Pending(String viewId, long version, int firstFiles, HeldTiles tiles) {}
 
     private Pending pending;
 
@@ -141,7 +141,7 @@ public final class Materializer {
         }
         // The tiles this process kept after its own last round of the view, if that round is the one the state row
         // records; else (another process's round, a failed one, a restart) read them again.
-        Map<TileKey, Aggregate> tiles = store.cached(spec.id(), st.version(), st.firstFiles());
+        HeldTiles tiles = store.cached(spec.id(), st.version(), st.firstFiles());
         if (tiles == null) {
             tiles = store.loadTiles(c, spec);
         }
@@ -304,7 +304,7 @@ public final class Materializer {
     /** Records into tiles, with the round's counters. */
     private static final class Reading {
         private final FeatureViewSpec spec;
-        private final Map<TileKey, Aggregate> tiles;
+        private final HeldTiles tiles;
         /** The tiles this round changed, each once; null: not listed (see the caller). */
         final List<TileKey> changed;
         long maxEvent;
@@ -315,7 +315,7 @@ public final class Materializer {
         long ahead;
         long greatestAhead = Long.MIN_VALUE;
 
-        Reading(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long maxEvent, List<TileKey> changed) {
+        Reading(FeatureViewSpec spec, HeldTiles tiles, long maxEvent, List<TileKey> changed) {
             this.spec = spec;
             this.tiles = tiles;
             this.maxEvent = maxEvent;
@@ -411,12 +411,11 @@ public final class Materializer {
     }
 
     /** The in-memory twin of {@link FeatureStore#expireTiles}. */
-    private static void expire(FeatureViewSpec spec, Map<TileKey, Aggregate> tiles, long watermark) {
+    private static void expire(FeatureViewSpec spec, HeldTiles tiles, long watermark) {
         if (watermark == Long.MIN_VALUE) {
             return;
         }
-        long[] cut = expiryCuts(spec, watermark);
-        tiles.keySet().removeIf(k -> expired(cut, k));
+        tiles.expire(expiryCuts(spec, watermark));
     }
 
     /**
