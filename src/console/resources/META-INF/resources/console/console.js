@@ -360,7 +360,7 @@
           card('backfill', bf.state || 'NOT_CONFIGURED', 'stream-backfill')));
       const parts = (st.partitions || []).map(p => [p.topic, String(p.partition), num(p.committed_offset),
         num(p.lag), p.last_commit_at ? age(p.last_commit_at, now) + ' ago' : '—']);
-      // A direct stream (SPEC §10) has producers, each with its last committed sequence, instead of partitions.
+      // A direct stream (SPEC §11) has producers, each with its last committed sequence, instead of partitions.
       const direct = !!(s.source_config && s.source_config.direct_source_config);
       const producers = (st.producers || []).map(p => [p.producer_id, num(p.committed_sequence),
         p.last_commit_at ? age(p.last_commit_at, now) + ' ago' : '—']);
