@@ -161,6 +161,35 @@ class DirectIngestApiTest {
                 .body("ingestion_status.producers.find { it.producer_id == 'p-2' }.committed_sequence", equalTo(0));
     }
 
+    /**
+     * A producer forgotten by maintenance (SPEC 11.3) while this server still remembers its position: starting over at
+     * 0 is written (before, the server's remembered position took the batch for a retry of an old one, acknowledged
+     * it and wrote nothing), a late retry of an old sequence is refused, and the status no longer lists it.
+     */
+    @Test
+    void aProducerForgottenByMaintenanceStartsOverAtZeroEvenWhereItsPositionIsRemembered() throws Exception {
+        Created s = create("json_schema", JSON_SCHEMA);
+        push(ALICE, s.name(), jsonPush("weekly", 0, 2, 0)).then().statusCode(200);
+        push(ALICE, s.name(), jsonPush("weekly", 1, 2, 2)).then().statusCode(200);
+        push(ALICE, s.name(), jsonPush("other", 0, 1, 0)).then().statusCode(200);
+        Thread.sleep(5);
+        assertThat(tables.open(s.location()).forgetProducersIdleSince(java.time.Instant.now()))
+                .containsExactlyInAnyOrder("weekly", "other");
+        as(ALICE).get(STREAMS + "/" + s.name()).then().statusCode(200)
+                .body("ingestion_status.producers", org.hamcrest.Matchers.nullValue());
+
+        push(ALICE, s.name(), jsonPush("weekly", 0, 3, 100)).then().statusCode(200)
+                .body("committed_sequence", equalTo(0));
+        assertThat(IndependentReader.rows(s.location())).hasSize(8);
+        push(ALICE, s.name(), jsonPush("other", 0, 1, 0)).then().statusCode(200);
+        assertThat(IndependentReader.rows(s.location())).hasSize(9);
+        push(ALICE, s.name(), jsonPush("weekly", 5, 1, 200)).then().statusCode(409)
+                .body("message", containsString("expected_sequence 1"));
+        as(ALICE).get(STREAMS + "/" + s.name()).then().statusCode(200)
+                .body("ingestion_status.producers.size()", equalTo(2))
+                .body("ingestion_status.producers.find { it.producer_id == 'weekly' }.committed_sequence", equalTo(0));
+    }
+
     @Test
     void aMalformedPushIsA400NamingTheRecordAndFieldAndWritesNothing() {
         Created s = create("json_schema", JSON_SCHEMA);

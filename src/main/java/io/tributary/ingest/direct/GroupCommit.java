@@ -188,8 +188,10 @@ public final class GroupCommit {
         byProducer.values().forEach(l -> l.sort((a, b) -> Long.compare(a.push().sequence(), b.push().sequence())));
         Map<PartitionKey, Long> known = opened.ingester().positions();
         Plan plan = Plan.of(byProducer, known);
-        if (!plan.gapped.isEmpty()) {
-            // Perhaps another process committed the missing batches: decide on the table as it is now.
+        if (!plan.gapped.isEmpty() || !plan.duplicates.isEmpty()) {
+            // Perhaps another process committed the missing batches, or maintenance forgot a producer this process
+            // remembers (SPEC 11.3), whose batch from 0 is not a retry: decide on the table as it is now. A retry is
+            // rare, so reading the table for it costs little.
             known = opened.ingester().refreshPositions();
             plan = Plan.of(byProducer, known);
         }
