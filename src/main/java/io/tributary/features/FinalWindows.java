@@ -72,13 +72,11 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
         }
         // Only the tiles of the starts such windows can hold are looked at, found by start (HeldTiles).
         List<TileKey> keys = new ArrayList<>();
-        List<Aggregate> aggs = new ArrayList<>();
         for (int f = 0; f < n; f++) {
             for (List<TileKey> atStart : tiles.startingIn(f, minStart(f), maxStart(f)).values()) {
                 for (TileKey k : atStart) {
                     if (relevant(k)) {
                         keys.add(k);
-                        aggs.add(tiles.get(k));
                     }
                 }
             }
@@ -108,7 +106,7 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
         this.aggregates = new Aggregate[count];
         for (int i = 0; i < count; i++) {
             relevant[i] = keys.get(index[i]);
-            aggregates[i] = aggs.get(index[i]);
+            aggregates[i] = tiles.get(relevant[i]); // looked up again rather than listed: a first round takes millions
         }
     }
 
