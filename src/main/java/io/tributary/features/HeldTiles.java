@@ -31,7 +31,7 @@ final class HeldTiles {
     }
 
     void put(TileKey key, Aggregate aggregate) {
-        if (byKey.put(key, aggregate) == null && key.feature() < byStart.length) {
+        if (byKey.put(key, aggregate) == null) {
             byStart[key.feature()].computeIfAbsent(key.start(), s -> new ArrayList<>()).add(key);
         }
     }

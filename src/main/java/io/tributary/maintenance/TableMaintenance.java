@@ -116,7 +116,6 @@ public final class TableMaintenance {
 
     /** A few of the ids, for a log line: a fleet may have forgotten thousands. */
     private static String sample(List<String> ids) {
-        return ids.size() <= 5 ? ids.toString()
-                : ids.subList(0, 5).toString().replace("]", ", … " + (ids.size() - 5) + " more]");
+        return ids.size() <= 5 ? ids.toString() : ids.subList(0, 5) + " and " + (ids.size() - 5) + " more";
     }
 }
