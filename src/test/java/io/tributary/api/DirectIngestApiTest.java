@@ -117,6 +117,10 @@ class DirectIngestApiTest {
     @Test
     void aJsonSchemaStreamTakesPushesExactlyOnceAndRefusesGaps() {
         Created s = create("json_schema", JSON_SCHEMA);
+        // SPEC 11.1: a direct stream's status lists its producers, none before the first push.
+        as(ALICE).get(STREAMS + "/" + s.name()).then().statusCode(200)
+                .body("ingestion_status.partitions.size()", equalTo(0))
+                .body("ingestion_status.producers.size()", equalTo(0));
         Response first = push(ALICE, s.name(), jsonPush("p-1", 0, 3, 0));
         first.then().statusCode(200).body("producer_id", equalTo("p-1")).body("committed_sequence", equalTo(0));
         long version = first.jsonPath().getLong("table_version");
@@ -176,7 +180,7 @@ class DirectIngestApiTest {
         assertThat(tables.open(s.location()).forgetProducersIdleSince(java.time.Instant.now()))
                 .containsExactlyInAnyOrder("weekly", "other");
         as(ALICE).get(STREAMS + "/" + s.name()).then().statusCode(200)
-                .body("ingestion_status.producers", org.hamcrest.Matchers.nullValue());
+                .body("ingestion_status.producers.size()", equalTo(0));
 
         push(ALICE, s.name(), jsonPush("weekly", 0, 3, 100)).then().statusCode(200)
                 .body("committed_sequence", equalTo(0));
@@ -378,6 +382,8 @@ class DirectIngestApiTest {
                 .post(STREAMS).then().statusCode(200);
         push(ALICE, name, jsonPush("p", 0, 1, 0)).then().statusCode(400)
                 .body("message", containsString("direct_source_config"));
+        as(ALICE).get(STREAMS + "/" + name).then().statusCode(200)
+                .body("ingestion_status", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("producers")));
     }
 
     /**

@@ -41,8 +41,9 @@ public final class StreamViews {
     private StreamViews() {}
 
     /** Top-level fields of a definition as raw JSON values: all of them, and with the schema texts left out. */
+    /** @param direct the stream has no Kafka (SPEC 11.1): its status lists producers, none yet included */
     private record Members(List<Map.Entry<String, String>> full, List<Map.Entry<String, String>> withoutSchemas,
-            long chars) {}
+            long chars, boolean direct) {}
 
     public static JsonBody one(StreamRow row, IngestionStatus status) {
         return one(row, status, null);
@@ -119,7 +120,7 @@ public final class StreamViews {
                 g.writeNumberField("rescued_records", rescuedRecords);
             }
             g.writeArrayFieldStart("partitions");
-            boolean producers = false;
+            boolean producers = members.direct();
             for (IngestionStatus.PartitionStatus p : status.partitions()) {
                 if (p.partition() == io.tributary.delta.PartitionKey.PRODUCER) {
                     producers = true;
@@ -240,7 +241,8 @@ public final class StreamViews {
                 withoutSchemas.add(Map.entry(field.getKey(), raw));
             }
         }
-        return new Members(List.copyOf(full), List.copyOf(withoutSchemas), chars);
+        boolean direct = node.path("source_config").has("direct_source_config");
+        return new Members(List.copyOf(full), List.copyOf(withoutSchemas), chars, direct);
     }
 
     private static ObjectNode withoutSchemaTexts(ObjectNode schemaConfig) {
