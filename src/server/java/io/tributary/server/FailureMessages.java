@@ -35,6 +35,12 @@ final class FailureMessages {
             // The only JDBC on a pipeline's path is the write fence (StreamWriteLocks): say what waits and why.
             prefix = "the registry database cannot be reached for the stream's write lock, so commits wait until it "
                     + "answers (nothing is lost)";
+        } else if (isA(failure, io.tributary.delta.NoSuchTableException.class)) {
+            // Only a delete outside Tributary removes the log under a registered stream (its own delete stops the
+            // pipeline first): say what was lost and the two ways on, since retrying alone never ends.
+            prefix = "the ingestion table's Delta log is gone (deleted outside Tributary); nothing is written until "
+                    + "it is restored, or delete the stream and create it again to ingest what Kafka still holds into "
+                    + "a new table";
         } else if (failure.getClass().getName().startsWith("org.apache.kafka")) {
             prefix = "Kafka error";
         } else {

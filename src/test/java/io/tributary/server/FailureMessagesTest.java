@@ -32,6 +32,14 @@ class FailureMessagesTest {
     }
 
     @Test
+    void aTableDeletedOutsideTributarySaysHowToGoOn() {
+        String gone = FailureMessages.describe(new java.io.UncheckedIOException(new java.io.IOException("commit",
+                new io.tributary.delta.NoSuchTableException("file:/w/main/s/t_ingestion"))), props);
+        assertThat(gone).startsWith("the ingestion table's Delta log is gone").contains("delete the stream and create "
+                + "it again").endsWith(": no Delta table at file:/w/main/s/t_ingestion");
+    }
+
+    @Test
     void aLockThatCannotBeTakenNamesTheRegistryDatabase() {
         String fence = FailureMessages.describe(new IllegalStateException("cannot lock the table at /w/t against its "
                 + "deletion", new java.sql.SQLException("Read timed out", "08006")), props);
