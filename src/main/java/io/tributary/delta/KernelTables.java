@@ -70,6 +70,35 @@ final class KernelTables implements Tables {
         return root + "/" + catalog + "/" + schema + "/" + table;
     }
 
+    private static final String MARKER = ".tributary-registry";
+
+    @Override
+    public Optional<String> warehouseMarker() {
+        String path = root + "/" + MARKER;
+        try {
+            if (storage.stat(path).isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(new String(storage.read(path), java.nio.charset.StandardCharsets.UTF_8).trim());
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + path + " failed", e);
+        }
+    }
+
+    @Override
+    public String claimWarehouseMarker(String marker) {
+        String path = root + "/" + MARKER;
+        try {
+            storage.putIfAbsent(path, (marker + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return marker;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return warehouseMarker().orElseThrow(() -> new UncheckedIOException(path + " exists but cannot be read",
+                    e));
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing " + path + " failed", e);
+        }
+    }
+
     @Override
     public boolean exists(String location) {
         try {

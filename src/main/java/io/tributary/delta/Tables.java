@@ -23,6 +23,23 @@ public interface Tables {
     /** {@code <warehouse>/<catalog>/<schema>/<table>}: where an unregistered table name resolves. */
     String defaultLocation(String catalog, String schema, String table);
 
+    /**
+     * The marker at the warehouse's root ({@code .tributary-registry}, not a table): what tells the storage one server
+     * writes to from storage that only has the same name elsewhere (a local path on another machine). Empty when
+     * there is none.
+     *
+     * @throws java.io.UncheckedIOException when the storage cannot be read
+     */
+    java.util.Optional<String> warehouseMarker();
+
+    /**
+     * Writes {@code marker} as the warehouse's marker unless it has one, atomically across processes.
+     *
+     * @return the warehouse's marker: {@code marker}, or the one it already had
+     * @throws java.io.UncheckedIOException when the storage cannot be read or written
+     */
+    String claimWarehouseMarker(String marker);
+
     /** True when a Delta log exists at the location. */
     boolean exists(String location);
 
