@@ -41,6 +41,9 @@ final class KernelTables implements Tables {
             "delta.feature.domainMetadata", "supported",
             "delta.checkpointInterval", "10");
 
+    /** The warehouse's marker file, at its root (see {@link Tables#warehouseMarker}). */
+    private static final String MARKER = ".tributary-registry";
+
     private final String root;
     private final Storage storage;
     private final Engine engine;
@@ -69,8 +72,6 @@ final class KernelTables implements Tables {
     public String defaultLocation(String catalog, String schema, String table) {
         return root + "/" + catalog + "/" + schema + "/" + table;
     }
-
-    private static final String MARKER = ".tributary-registry";
 
     @Override
     public Optional<String> warehouseMarker() {

@@ -40,8 +40,11 @@ public final class StreamViews {
 
     private StreamViews() {}
 
-    /** Top-level fields of a definition as raw JSON values: all of them, and with the schema texts left out. */
-    /** @param direct the stream has no Kafka (SPEC 11.1): its status lists producers, none yet included */
+    /**
+     * Top-level fields of a definition as raw JSON values: all of them, and with the schema texts left out.
+     *
+     * @param direct the stream has no Kafka (SPEC 11.1): its status lists its producers, even none
+     */
     private record Members(List<Map.Entry<String, String>> full, List<Map.Entry<String, String>> withoutSchemas,
             long chars, boolean direct) {}
 
