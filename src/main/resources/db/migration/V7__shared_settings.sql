@@ -11,7 +11,7 @@ CREATE TABLE warehouse_marker (
 );
 
 -- The secrets key: a known text sealed with the first process's TRIBUTARY_SECRETS_KEY (associated data
--- "secrets-key-check"). A process whose key does not open it stops at start-up instead of failing on every stored
+-- "secrets-key-check"). A server whose key does not open it stops at start-up instead of failing on every stored
 -- secret and writing secrets no other process can read.
 CREATE TABLE secrets_key_check (
     singleton BOOLEAN PRIMARY KEY DEFAULT TRUE CHECK (singleton),

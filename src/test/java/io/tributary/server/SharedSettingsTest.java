@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.tributary.delta.Tables;
+import io.tributary.security.SecretCipher;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,11 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Servers of one registry must write to one warehouse. A warehouse that is not the registry's, above all the same local
+ * Servers of one registry must write to one warehouse and hold one secrets key. A warehouse that is not the registry's, above all the same local
  * path on another machine, stops the server at start-up naming the setting and the fix; the registry's own, a
  * registry set up again over the same warehouse, and storage that cannot be read at the moment do not.
  */
-class SharedWarehouseTest {
+class SharedSettingsTest {
     private static EmbeddedPostgres postgres;
 
     @TempDir
@@ -87,12 +88,33 @@ class SharedWarehouseTest {
         start(freshRegistry("unreadable"), notADirectory.resolve("warehouse"));
     }
 
+    /** The start-up check runs the secrets key's too (SecretsKeyCheckTest has the rest of it). */
+    @Test
+    void aServerWithAnotherSecretsKeyStopsAtStartUp() throws Exception {
+        DataSource registry = freshRegistry("keys");
+        Path warehouse = dir.resolve("warehouse");
+        starting(registry, warehouse, cipher()).check(null);
+        assertThatThrownBy(() -> starting(registry, warehouse, cipher()).check(null))
+                .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("TRIBUTARY_SECRETS_KEY is not the key");
+    }
+
     private static void start(DataSource registry, Path warehouse) {
-        SharedWarehouse check = new SharedWarehouse();
+        starting(registry, warehouse, null).checkWarehouse();
+    }
+
+    private static SharedSettings starting(DataSource registry, Path warehouse, SecretCipher cipher) {
+        SharedSettings check = new SharedSettings();
         check.registry = registry;
         check.warehouse = warehouse.toString();
         check.tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
-        check.check(null);
+        check.cipher = cipher;
+        return check;
+    }
+
+    private static SecretCipher cipher() {
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        return new SecretCipher(Optional.of(java.util.Base64.getEncoder().encodeToString(key)), false, "/nonexistent");
     }
 
     private static String marker(Path warehouse) throws Exception {

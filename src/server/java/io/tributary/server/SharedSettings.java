@@ -2,7 +2,10 @@ package io.tributary.server;
 
 import io.quarkus.runtime.StartupEvent;
 import io.tributary.delta.Tables;
+import io.tributary.registry.service.SecretsKeyCheck;
+import io.tributary.registry.store.SecretsKeyCheckStore;
 import io.tributary.registry.store.WarehouseMarkerStore;
+import io.tributary.security.SecretCipher;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -15,29 +18,37 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Stops a server whose warehouse is not the storage the other servers of its registry write to, before it starts a
- * pipeline. Servers share a registry and must share the warehouse (README "Running several servers"); one given the
- * same local path on another machine would otherwise start, fail every stream created elsewhere ("no Delta table"),
- * and put the tables of the streams created through it on its own disk, out of every other server's reach. The first
- * server writes a random marker in a file at the warehouse's root and records it in the registry; every later start
- * reads both and must find the same.
+ * Stops a server whose warehouse or secrets key is not the one the other servers of its registry use, before it
+ * starts a pipeline (the key: {@link SecretsKeyCheck}).
  *
- * <p>Server only: the Lambda functions always write to S3, which every function reaches alike, and reading the marker
- * would add a request to each cold start.
+ * <p>The warehouse (README "Running several servers"): a server given the same local path on another machine would
+ * otherwise start, fail every stream created elsewhere ("no Delta table"), and put the tables of the streams created
+ * through it on its own disk, out of every other server's reach. The first server writes a random marker in a file at
+ * the warehouse's root and records it in the registry; every later start reads both and must find the same.
+ *
+ * <p>Server only: the Lambda functions always write to S3, which every function reaches alike (reading the marker would
+ * add a request to each cold start), and all read the one key Terraform put in Secrets Manager.
  */
 @ApplicationScoped
-class SharedWarehouse {
-    private static final Logger LOG = Logger.getLogger(SharedWarehouse.class);
+class SharedSettings {
+    private static final Logger LOG = Logger.getLogger(SharedSettings.class);
 
     @Inject
     Tables tables;
     @Inject
     DataSource registry;
+    @Inject
+    SecretCipher cipher;
     @ConfigProperty(name = "tributary.warehouse")
     String warehouse;
 
     // After the registry's migrations (priority 0), before the pipelines start.
     void check(@Observes @Priority(1) StartupEvent event) {
+        SecretsKeyCheck.check(new SecretsKeyCheckStore(registry), cipher);
+        checkWarehouse();
+    }
+
+    void checkWarehouse() {
         WarehouseMarkerStore store = new WarehouseMarkerStore(registry);
         Optional<WarehouseMarkerStore.Recorded> recorded = store.read();
         Optional<String> found;
