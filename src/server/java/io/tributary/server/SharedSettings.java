@@ -71,18 +71,20 @@ class SharedSettings {
         if (found.isPresent() && found.get().equals(expected.marker())) {
             return;
         }
-        String fix = "Servers that share a registry database need one warehouse all of them reach: S3, or a file "
-                + "system each mounts at the same path (README \"Running several servers\"). If this is that warehouse "
-                + "(moved or restored on purpose), write the marker: echo " + expected.marker() + " > "
-                + "<warehouse>/.tributary-registry";
-        throw new IllegalStateException(found.isEmpty()
-                ? "TRIBUTARY_WAREHOUSE " + warehouse + " is not the warehouse of this registry database: it lacks the "
-                        + "marker the first server wrote at " + expected.warehouse() + " on " + expected.createdAt()
-                        + ", so this server sees other storage than the servers before it (a local path on another "
-                        + "machine, another bucket or prefix). " + fix
-                : "TRIBUTARY_WAREHOUSE " + warehouse + " belongs to another registry database (its marker is "
-                        + found.get() + ", this registry's " + expected.marker() + ", first written at "
-                        + expected.warehouse() + "); two registries in one warehouse would write each other's "
-                        + "tables. " + fix);
+        if (found.isEmpty()) {
+            throw new IllegalStateException("TRIBUTARY_WAREHOUSE " + warehouse + " is not the warehouse of this "
+                    + "registry database: it lacks the marker the first server wrote at " + expected.warehouse()
+                    + " on " + expected.createdAt() + ", so this server sees other storage than the servers before it "
+                    + "(a local path on another machine, another bucket or prefix). Servers that share a registry "
+                    + "database need one warehouse all of them reach: S3, or a file system each mounts at the same "
+                    + "path (README \"Running several servers\"). If this is that warehouse (moved or restored on "
+                    + "purpose), write the marker: echo " + expected.marker() + " > <warehouse>/.tributary-registry");
+        }
+        // Not "write the marker" here: that would take the warehouse from the registry it belongs to.
+        throw new IllegalStateException("TRIBUTARY_WAREHOUSE " + warehouse + " belongs to another registry database "
+                + "(its marker is " + found.get() + ", this registry's " + expected.marker() + ", first written at "
+                + expected.warehouse() + "); two registries in one warehouse would write each other's tables. Set "
+                + "TRIBUTARY_WAREHOUSE back to " + expected.warehouse() + ", or give each registry a warehouse of its "
+                + "own (another bucket, prefix or path)");
     }
 }

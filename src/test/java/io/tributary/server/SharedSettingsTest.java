@@ -72,7 +72,8 @@ class SharedSettingsTest {
         Path own = dir.resolve("own");
         start(second, own);
         assertThatThrownBy(() -> start(second, warehouse)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("belongs to another registry database (its marker is " + first);
+                .hasMessageContaining("belongs to another registry database (its marker is " + first)
+                .hasMessageContaining("Set TRIBUTARY_WAREHOUSE back to " + own).hasMessageNotContaining("echo");
 
         // A registry database created anew (restored, or wiped) over the first warehouse: its marker is adopted.
         DataSource again = freshRegistry("again");
