@@ -151,6 +151,8 @@ public final class FeaturesBench {
         AtomicBoolean producing = new AtomicBoolean(true);
         Map<String, Long> probes = new ConcurrentHashMap<>(); // probe entity -> produced (nanos)
         List<Long> freshness = java.util.Collections.synchronizedList(new ArrayList<>());
+        // When each freshness sample was taken (nanos since t0), to tell the phases apart.
+        List<Long> freshnessAt = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Long> lags = java.util.Collections.synchronizedList(new ArrayList<>());
         AtomicLong produced = new AtomicLong();
         Thread producerThread = new Thread(() -> {
@@ -191,7 +193,10 @@ public final class FeaturesBench {
                             if (parts[i].contains("\"n_1s\":1")) {
                                 Long at = probes.remove(k);
                                 if (at != null) {
-                                    freshness.add(sent - at);
+                                    synchronized (freshness) {
+                                        freshness.add(sent - at);
+                                        freshnessAt.add(at - t0);
+                                    }
                                 }
                             }
                         }
@@ -220,13 +225,17 @@ public final class FeaturesBench {
         producerThread.start();
         poller.start();
         status.start();
-        Thread.sleep(15_000); // let materialization settle at the rate before measuring lookups
+        // A fresh server JIT-compiles for its first minute or so at this rate, on the same two cores: freshness is
+        // measured apart while it settles and once it has (SETTLE_SECONDS, then STEADY_SECONDS without lookups).
+        Thread.sleep(Long.getLong("settle.seconds", 15) * 1000);
         // The server's CPU without lookups (ingestion and materialization at the rate, the probes' poller), to take
         // out of the lookup phase's.
         long idle0 = cpuMs(serverPid);
         long idleStart = System.nanoTime();
-        Thread.sleep(5_000);
+        long settled = idleStart - t0;
+        Thread.sleep(Long.getLong("steady.seconds", 5) * 1000);
         double idleMsPerSecond = (cpuMs(serverPid) - idle0) / ((System.nanoTime() - idleStart) / 1e9);
+        long steadyEnd = System.nanoTime() - t0;
 
         Random random = new Random(2);
         String lookup = VIEWS + "/" + VIEW + "/lookup";
@@ -239,6 +248,7 @@ public final class FeaturesBench {
         long[] one = b.httpPhase(lookupRate, lookupSeconds, oneKey, lookup);
         long cpu1 = cpuMs(serverPid);
         long phase1 = System.nanoTime();
+        long lookupsFrom = phase0 - t0;
         double[] gcOne = b.gcPausesSince(gc0);
         producing.set(false);
         producerThread.join();
@@ -253,6 +263,14 @@ public final class FeaturesBench {
         long quietCpu0 = cpuMs(serverPid);
         long[] quiet = b.httpPhase(lookupRate, Math.max(1, lookupSeconds / 2), oneKey, lookup);
         long quietCpu = cpuMs(serverPid) - quietCpu0;
+        if (System.getProperty("timeline") != null) {
+            // Each request's latency in the order they were scheduled, to see whether slow ones come in bursts.
+            try (java.io.PrintWriter w = new java.io.PrintWriter(System.getProperty("timeline"))) {
+                for (int i = 0; i < quiet.length - 1; i++) {
+                    w.println(quiet[i]);
+                }
+            }
+        }
         double[] gcQuiet = b.gcPausesSince(gcQuiet0);
         Answer last = b.call("GET", VIEWS + "/" + VIEW, null);
         long[] f = freshness.stream().mapToLong(Long::longValue).sorted().toArray();
@@ -263,6 +281,11 @@ public final class FeaturesBench {
                 "max ms", "errors");
         row("view lag behind the source (status lag_ms)", l, 0);
         row("freshness (produced -> 1s window online)", f, 0);
+        row("  while settling (first " + (settled / 1_000_000_000L) + " s)", phaseOf(freshness, freshnessAt, 0,
+                settled), 0);
+        row("  settled, no lookups", phaseOf(freshness, freshnessAt, settled, steadyEnd), 0);
+        row("  lookups' warm-up", phaseOf(freshness, freshnessAt, steadyEnd, lookupsFrom), 0);
+        row("  during the 1-key lookups", phaseOf(freshness, freshnessAt, lookupsFrom, Long.MAX_VALUE), 0);
         row("lookup, 1 key (HTTP)", Arrays.copyOf(one, one.length - 1), one[one.length - 1]);
         row("production stopped: lookup, 1 key", Arrays.copyOf(quiet, quiet.length - 1), quiet[quiet.length - 1]);
         if (gcOne != null && gcQuiet != null) {
@@ -280,6 +303,19 @@ public final class FeaturesBench {
         System.out.println("final status: " + last.body());
         System.out.printf(Locale.ROOT, "(warm-up: %d requests not counted)%n", warm.length - 1);
         return 0;
+    }
+
+    /** The samples produced within [from, to) nanos of the run's start. */
+    static long[] phaseOf(List<Long> samples, List<Long> at, long from, long to) {
+        synchronized (samples) {
+            List<Long> out = new ArrayList<>();
+            for (int i = 0; i < samples.size(); i++) {
+                if (at.get(i) >= from && at.get(i) < to) {
+                    out.add(samples.get(i));
+                }
+            }
+            return out.stream().mapToLong(Long::longValue).toArray();
+        }
     }
 
     static long[] sorted(long[] withErrors) {

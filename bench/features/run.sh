@@ -11,7 +11,8 @@
 # view created over them: its first round's rate against the ingestion's, e.g. KEYS=1000000 SERVER_HEAP=512m.
 # Either way the server's heap is sampled every second (jstat): peak used and peak old generation are printed.
 #   bench/features/run.sh [--no-build]   env: RATE (2000), KEYS (10000), LOOKUP_SECONDS (20), LOOKUP_RATE (1000),
-#   MODE (live | catchup), SERVER_HEAP (2g), PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres),
+#   SETTLE_SECONDS (15: production before anything is measured but the settling freshness), STEADY_SECONDS (5: then
+#   freshness and the server's CPU without lookups), MODE (live | catchup), SERVER_HEAP (2g), PORT (18096), PGHOSTPORT (127.0.0.1:5432, user postgres),
 #   SERVER_APP (target/quarkus-app: another build's quarkus-app directory, for a before/after pair on one machine state)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -62,7 +63,7 @@ CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/
 JSTAT=$!
 echo "load: $(uptime)"
 set +e
-java -cp "$CP" bench/features/FeaturesBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
+java ${BENCH_CLIENT_OPTS:-} -Dsettle.seconds="${SETTLE_SECONDS:-15}" -Dsteady.seconds="${STEADY_SECONDS:-5}" -cp "$CP" bench/features/FeaturesBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
   "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$MODE" "$SERVER" | tee "$WORK/bench.out"
 rc=${PIPESTATUS[0]}
 set -e
