@@ -20,6 +20,8 @@ import org.jboss.logging.Logger;
  */
 @ApplicationScoped
 public class Authenticator {
+    /** Compiled once: {@code String.split("\\s+")} compiles its pattern on every call, i.e. on every request. */
+    private static final java.util.regex.Pattern SCHEME_SEPARATOR = java.util.regex.Pattern.compile("\\s+");
     private static final Logger LOG = Logger.getLogger(Authenticator.class);
     public static final String LOCAL_PRINCIPAL = "local";
 
@@ -72,7 +74,7 @@ public class Authenticator {
             throw new UnauthenticatedException(
                     "no credentials: send the header 'Authorization: Bearer <token>' with a configured token or JWT");
         }
-        String[] parts = authorization.trim().split("\\s+", 2);
+        String[] parts = SCHEME_SEPARATOR.split(authorization.trim(), 2);
         if (parts.length != 2 || !parts[0].equalsIgnoreCase("Bearer")) {
             throw new UnauthenticatedException(
                     "unsupported Authorization header: use the scheme 'Bearer <token>'");

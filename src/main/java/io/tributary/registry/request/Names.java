@@ -2,11 +2,9 @@ package io.tributary.registry.request;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /** SPEC 1 name rules: parts of letters, digits, '_' and '-', 1-255 characters, not starting with '-'; lower-cased. */
 public final class Names {
-    private static final Pattern PART = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_-]{0,254}");
 
     private Names() {}
 
@@ -71,10 +69,25 @@ public final class Names {
     }
 
     private static void checkPart(String field, String whole, String part) {
-        if (!PART.matcher(part).matches()) {
+        if (!isPart(part)) {
             throw ApiException.invalid(field, "'" + shorten(whole) + "' is not a valid name: each part must be "
                     + "1-255 letters, digits, '_' or '-', starting with a letter, digit or '_'");
         }
+    }
+
+    /** [A-Za-z0-9_][A-Za-z0-9_-]{0,254}, by hand: it runs for every name of every request. */
+    static boolean isPart(String part) {
+        int n = part.length();
+        if (n == 0 || n > 255 || part.charAt(0) == '-') {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = part.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static String lower(String s) {
