@@ -78,6 +78,10 @@ class DirectIngestApiTest {
     record Created(String name, String id, String location) {}
 
     private Created create(String payloadSchemaKind, String payloadSchema) {
+        return create(payloadSchemaKind, payloadSchema, false);
+    }
+
+    private Created create(String payloadSchemaKind, String payloadSchema, boolean rescue) {
         String schema = unique("d");
         String name = "main." + schema + ".events";
         ObjectNode root = JSON.createObjectNode();
@@ -89,8 +93,11 @@ class DirectIngestApiTest {
         } else {
             side.put(payloadSchemaKind, payloadSchema);
         }
-        root.putObject("ingestion_config").putObject("ingestion_destination")
-                .put("delta_table_name", name + "_ingestion");
+        ObjectNode ingestion = root.putObject("ingestion_config");
+        ingestion.putObject("ingestion_destination").put("delta_table_name", name + "_ingestion");
+        if (rescue) {
+            ingestion.put("rescue_undecodable", true);
+        }
         String id = as(ALICE).body(root.toString()).post(STREAMS).then().statusCode(200)
                 .body("state", equalTo("RUNNING")).extract().jsonPath().getString("stream_id");
         return new Created(name, id, tables.defaultLocation("main", schema, "events_ingestion"));
@@ -140,9 +147,17 @@ class DirectIngestApiTest {
         assertThat(IndependentReader.version(s.location())).isEqualTo(version);
 
         push(ALICE, s.name(), jsonPush("p-1", 1, 2, 3)).then().statusCode(200).body("committed_sequence", equalTo(1));
-        // A value that does not match its schema is NULL and counted, as from Kafka.
+        long beforeBad = IndependentReader.version(s.location());
+        // A value its schema cannot decode is refused, naming the record, and nothing of the batch is written: the
+        // producer still holds it (from Kafka it could only become a NULL). The stream keeps no rescued records.
         push(ALICE, s.name(), "{\"producer_id\": \"p-2\", \"sequence\": 0, \"records\": [{\"value\": "
-                + "{\"id\": \"x\", \"amount\": \"not a number\"}}]}").then().statusCode(200);
+                + "{\"id\": \"fine\", \"amount\": 1}}, {\"value\": {\"id\": \"x\", \"amount\": \"not a number\"}}]}")
+                .then().statusCode(400).body("error_code", equalTo("INVALID_PARAMETER_VALUE"))
+                .body("message", containsString("records[1].value"))
+                .body("message", containsString("rescue_undecodable"));
+        assertThat(IndependentReader.version(s.location())).isEqualTo(beforeBad);
+        push(ALICE, s.name(), "{\"producer_id\": \"p-2\", \"sequence\": 0, \"records\": [{\"value\": null}]}")
+                .then().statusCode(200).body("committed_sequence", equalTo(0));
 
         List<Map<String, Object>> rows = IndependentReader.rows(s.location());
         assertThat(rows).hasSize(6);
@@ -159,10 +174,27 @@ class DirectIngestApiTest {
         assertThat(ids).containsExactlyInAnyOrder("p-1-0", "p-1-1", "p-1-2", "p-1-3", "p-1-4");
         as(ALICE).get(STREAMS + "/" + s.name()).then().statusCode(200)
                 .body("ingestion_status.rows_ingested", equalTo(6))
-                .body("ingestion_status.decode_failures", equalTo(1))
+                .body("ingestion_status.decode_failures", equalTo(0))
                 .body("ingestion_status.partitions.size()", equalTo(0))
                 .body("ingestion_status.producers.find { it.producer_id == 'p-1' }.committed_sequence", equalTo(1))
                 .body("ingestion_status.producers.find { it.producer_id == 'p-2' }.committed_sequence", equalTo(0));
+    }
+
+    /** A stream keeping rescued records takes a value its schema cannot decode as from Kafka: NULL, counted, kept. */
+    @Test
+    void withRescueAValueItsSchemaCannotDecodeIsTakenAsFromKafka() {
+        Created s = create("json_schema", JSON_SCHEMA, true);
+        push(ALICE, s.name(), "{\"producer_id\": \"p\", \"sequence\": 0, \"records\": [{\"value\": "
+                + "{\"id\": \"x\", \"amount\": \"not a number\"}}]}").then().statusCode(200)
+                .body("committed_sequence", equalTo(0));
+        List<Map<String, Object>> rows = IndependentReader.rows(s.location());
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).get("value")).isNull();
+        Map<?, ?> rescued = (Map<?, ?>) rows.get(0).get("_rescued_data");
+        assertThat(rescued).as("the value's bytes are kept").isNotNull();
+        assertThat(rescued.get("side")).isEqualTo("value");
+        as(ALICE).get(STREAMS + "/" + s.name()).then().statusCode(200)
+                .body("ingestion_status.decode_failures", equalTo(1));
     }
 
     /**
@@ -398,7 +430,7 @@ class DirectIngestApiTest {
         GroupCommit otherServer = new GroupCommit("other", () -> OpenedIngester.open(tables, spec,
                 writeLocks.forStream(spec.streamId(), spec.tableLocation())),
                 new GroupCommit.Limits(Duration.ofMillis(5), 100_000, 64 << 20, 256 << 20));
-        PushBodies bodies = new PushBodies(spec.keySchema(), spec.valueSchema());
+        PushBodies bodies = new PushBodies(spec.keySchema(), spec.valueSchema(), spec.rescueUndecodable());
         int producers = 16;
         int batches = 8;
         int perBatch = 25;
@@ -448,7 +480,7 @@ class DirectIngestApiTest {
         GroupCommit otherServer = new GroupCommit("other", () -> OpenedIngester.open(tables, spec,
                 writeLocks.forStream(spec.streamId(), spec.tableLocation())),
                 new GroupCommit.Limits(Duration.ofMillis(5), 100_000, 64 << 20, 256 << 20));
-        PushBodies bodies = new PushBodies(spec.keySchema(), spec.valueSchema());
+        PushBodies bodies = new PushBodies(spec.keySchema(), spec.valueSchema(), spec.rescueUndecodable());
         AtomicBoolean stop = new AtomicBoolean();
         ConcurrentLinkedQueue<Integer> statuses = new ConcurrentLinkedQueue<>();
         ExecutorService pool = Executors.newFixedThreadPool(6);

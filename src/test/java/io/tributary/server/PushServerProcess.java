@@ -47,7 +47,7 @@ public final class PushServerProcess {
         GroupCommit commits = new GroupCommit(spec.streamName(), () -> OpenedIngester.open(tables, spec,
                 locks.forStream(spec.streamId(), spec.tableLocation())),
                 new GroupCommit.Limits(Duration.ofMillis(5), 200_000, 64 << 20, 256 << 20));
-        PushBodies bodies = new PushBodies(spec.keySchema(), spec.valueSchema());
+        PushBodies bodies = new PushBodies(spec.keySchema(), spec.valueSchema(), spec.rescueUndecodable());
         tables.open(spec.tableLocation()).positions();
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         out.println("ready");

@@ -53,11 +53,16 @@ public final class PushBodies {
 
     private final SideBytes key;
     private final SideBytes value;
+    private final PushValidation validation;
 
-    /** The sides of one stream: how their JSON values become bytes. */
-    public PushBodies(SchemaSource key, SchemaSource value) {
+    /**
+     * The sides of one stream: how their JSON values become bytes, and whether a side its schema cannot decode is
+     * refused ({@code rescueUndecodable} false: {@link PushValidation}) or taken as from Kafka.
+     */
+    public PushBodies(SchemaSource key, SchemaSource value, boolean rescueUndecodable) {
         this.key = SideBytes.of(key);
         this.value = SideBytes.of(value);
+        this.validation = PushValidation.of(key, value, rescueUndecodable);
     }
 
     /**
@@ -79,7 +84,9 @@ public final class PushBodies {
             throw new MalformedPushException("Content-Type", "'" + contentType + "' is not a push body: use "
                     + "application/json, " + PROTOBUF + " or " + AVRO);
         }
-        return checked(push);
+        checked(push);
+        validation.check(push);
+        return push;
     }
 
     private static Push checked(Push push) {

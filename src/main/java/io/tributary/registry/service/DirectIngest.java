@@ -200,7 +200,7 @@ public class DirectIngest implements PipelineControl {
             GroupCommit commits = new GroupCommit(spec.streamName(), () -> OpenedIngester.open(tables, spec,
                     afterCommits.around(writeLocks.forStream(id, spec.tableLocation()), spec.tableLocation())), limits);
             return targets.computeIfAbsent(id, k -> new Target(commits, new PushBodies(resolved.key(),
-                    resolved.value()), spec.tableLocation()));
+                    resolved.value(), spec.rescueUndecodable()), spec.tableLocation()));
         });
     }
 

@@ -24,8 +24,9 @@ class PushBodiesTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String AVRO = """
             {"type": "record", "name": "E", "fields": [{"name": "id", "type": "string"}, {"name": "n", "type": "long"}]}""";
+    /** Sides read as from Kafka (a stream keeping rescued records): the envelope alone is checked. */
     private static final PushBodies JSON_SIDES = new PushBodies(new SchemaSource.Plain(),
-            new SchemaSource.JsonSchema("{\"type\": \"object\"}"));
+            new SchemaSource.JsonSchema("{\"type\": \"object\"}"), true);
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -67,7 +68,7 @@ class PushBodiesTest {
 
     @Test
     void anAvroSideTakesAvrosJsonEncodingAndPassesOnWhatDoesNotFit() throws Exception {
-        PushBodies bodies = new PushBodies(new SchemaSource.Plain(), new SchemaSource.Avro(AVRO));
+        PushBodies bodies = new PushBodies(new SchemaSource.Plain(), new SchemaSource.Avro(AVRO), true);
         Push push = json(bodies, "{\"producer_id\":\"p\",\"sequence\":0,\"records\":[{\"value\":{\"id\":\"a\",\"n\":5}},"
                 + "{\"value\": {\"id\": 3}}]}");
         Schema schema = new Schema.Parser().parse(AVRO);
@@ -83,13 +84,32 @@ class PushBodiesTest {
     }
 
     @Test
+    void withoutRescueASideItsSchemaCannotDecodeIsRefusedNamingTheRecord() {
+        PushBodies strict = new PushBodies(new SchemaSource.Plain(), new SchemaSource.JsonSchema(
+                "{\"type\": \"object\", \"properties\": {\"page\": {\"type\": \"string\"}}}"), false);
+        Push fine = json(strict, "{\"producer_id\":\"p\",\"sequence\":0,\"records\":[{\"value\":{\"page\":\"/a\"}},"
+                + "{\"key\":\"k\"}]}");
+        assertEquals(2, fine.records().size());
+        MalformedPushException e = assertThrows(MalformedPushException.class, () -> json(strict,
+                "{\"producer_id\":\"p\",\"sequence\":0,\"records\":[{\"value\":{\"page\":\"/a\"}},"
+                        + "{\"value\":{\"page\":5}}]}"));
+        assertEquals("records[1].value", e.field());
+        assertTrue(e.getMessage().contains("rescue_undecodable"), e.getMessage());
+        PushBodies avro = new PushBodies(new SchemaSource.Plain(), new SchemaSource.Avro(AVRO), false);
+        e = assertThrows(MalformedPushException.class, () -> json(avro,
+                "{\"producer_id\":\"p\",\"sequence\":0,\"records\":[{\"value\": {\"id\": 3}}]}"));
+        assertEquals("records[0].value", e.field());
+    }
+
+    @Test
     void base64SidesAndPlainSides() {
         Push push = json(JSON_SIDES, "{\"producer_id\":\"p\",\"sequence\":0,\"records\":[{\"key\":\"caf\\u00e9\","
                 + "\"value_base64\":\"AAEC\"}]}");
         assertArrayEquals(utf8("café"), push.records().get(0).key());
         assertArrayEquals(new byte[] {0, 1, 2}, push.records().get(0).value());
         assertRefused("records[0].key", "string column", "{\"producer_id\":\"p\",\"sequence\":0,\"records\":[{\"key\":1}]}");
-        PushBodies proto = new PushBodies(new SchemaSource.Plain(), new SchemaSource.Protobuf("syntax = \"proto3\";", "M"));
+        PushBodies proto = new PushBodies(new SchemaSource.Plain(), new SchemaSource.Protobuf("syntax = \"proto3\";", "M"),
+                true);
         MalformedPushException e = assertThrows(MalformedPushException.class, () -> json(proto,
                 "{\"producer_id\":\"p\",\"sequence\":0,\"records\":[{\"value\":{\"a\":1}}]}"));
         assertEquals("records[0].value", e.field());
