@@ -256,6 +256,8 @@ public final class OnlineBench {
         poller.join();
         // The same 1-key lookups and SELECTs once production has stopped and the sync has caught up: the serving
         // path's own latency, without ingestion, sync and their garbage competing for the machine's CPUs.
+        double quietAfter = awaitQuiet(serverPid);
+        System.out.printf(Locale.ROOT, "production stopped; the server went quiet %.1f s later%n", quietAfter);
         double[] gcQuiet0 = b.gcPauses();
         long quietCpu0 = cpuMs(serverPid);
         long[] quietOne = b.httpPhase(lookupRate, lookupSeconds, () -> oneKey(random, keys), lookup);
@@ -327,6 +329,29 @@ public final class OnlineBench {
     double[] gcPausesSince(double[] before) {
         double[] now = gcPauses();
         return before == null || now == null ? null : new double[] {now[0] - before[0], now[1] - before[1]};
+    }
+
+    /**
+     * Waits until the server has caught up (its CPU below 15 % of a core over half a second), at most 60 s; returns
+     * the seconds waited. After an overloaded phase a fixed pause left the "production stopped" lookups measured
+     * beside a server still working off its backlog.
+     */
+    static double awaitQuiet(long pid) throws InterruptedException {
+        long start = System.nanoTime();
+        if (pid <= 0) {
+            Thread.sleep(3_000);
+            return 3;
+        }
+        long before = cpuMs(pid);
+        while (System.nanoTime() - start < 60_000_000_000L) {
+            Thread.sleep(500);
+            long now = cpuMs(pid);
+            if (now - before < 75) {
+                break;
+            }
+            before = now;
+        }
+        return (System.nanoTime() - start) / 1e9;
     }
 
     /** User and system CPU of a process so far, from /proc (clock ticks of 10 ms); -1 when unknown. */
