@@ -67,7 +67,9 @@ final class PushValidation {
         }
 
         static Side of(SchemaSource source, String name, String field) {
-            return source == null || source instanceof SchemaSource.Registry ? null : new Side(source, name, field);
+            // A side without a schema is text and never fails (invalid UTF-8 becomes U+FFFD): nothing to check.
+            return source == null || source instanceof SchemaSource.Registry || source instanceof SchemaSource.Plain
+                    ? null : new Side(source, name, field);
         }
 
         void check(int index, byte[] bytes) {
