@@ -213,7 +213,7 @@ public final class FeaturesBench {
                     Answer a = b.call("GET", VIEWS + "/" + VIEW, null);
                     java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"lag_ms\":([0-9]+)")
                             .matcher(a.body());
-                    if (m.find() && System.nanoTime() - t0 > 15_000_000_000L) {
+                    if (m.find() && System.nanoTime() - t0 > Long.getLong("settle.seconds", 15) * 1_000_000_000L) {
                         lags.add(Long.parseLong(m.group(1)) * 1_000_000L);
                     }
                     Thread.sleep(1000);
