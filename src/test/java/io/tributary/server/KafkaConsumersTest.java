@@ -44,4 +44,15 @@ class KafkaConsumersTest {
         assertThatThrownBy(() -> new PipelineSettings(Duration.ofSeconds(1), 100, 1000, Duration.ofSeconds(30),
                 PipelineSettings.NEVER, Duration.ZERO)).hasMessageContaining("tributary.ingest.session-timeout");
     }
+
+    @Test
+    void aFetchWaitsForAMegabyteOrATwentiethOfTheTriggerIntervalWithinFiveToFiftyMilliseconds() {
+        for (long[] c : new long[][] {{1000, 50}, {250, 12}, {100, 5}, {60_000, 50}}) {
+            Map<String, Object> props = KafkaConsumers.properties(SPEC,
+                    new PipelineSettings(Duration.ofMillis(c[0]), 100, 1000, Duration.ofSeconds(30)));
+            assertThat(props).as("trigger %d ms", c[0])
+                    .containsEntry(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, String.valueOf(1 << 20))
+                    .containsEntry(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, String.valueOf(c[1]));
+        }
+    }
 }
