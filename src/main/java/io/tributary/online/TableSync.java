@@ -123,9 +123,25 @@ public final class TableSync {
                 throw e;
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("syncing " + spec.name() + " into PostgreSQL failed: " + e.getMessage(),
-                    e);
+            throw new IllegalStateException("syncing " + spec.name() + " into PostgreSQL failed: " + e.getMessage()
+                    + changedOutside(e, store.qualified(spec.table())), e);
         }
+    }
+
+    /**
+     * The fix, when PostgreSQL refused the rows because the table is no longer the shape the sync made it (a column
+     * dropped, retyped or made NOT NULL, the primary key dropped, by hand): retrying cannot help, and the message
+     * alone ("column … does not exist") did not say that the source holds every row to rebuild it from.
+     */
+    static String changedOutside(SQLException e, String table) {
+        String state = e.getSQLState();
+        boolean shape = state != null && switch (state) {
+            // undefined column, datatype mismatch, cannot coerce, NOT NULL violated, no unique index for ON CONFLICT
+            case "42703", "42804", "42846", "23502", "42P10" -> true;
+            default -> false;
+        };
+        return shape ? "; the PostgreSQL table " + table + " was changed outside Tributary: drop it and the next sync "
+                + "rebuilds it from the source" : "";
     }
 
     private static long ms(long nanos) {

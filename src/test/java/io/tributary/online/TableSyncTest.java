@@ -245,6 +245,30 @@ class TableSyncTest {
     }
 
     @Test
+    void aPostgresTableChangedOutsideTributaryFailsNamingTheFixAndDroppingItRebuildsIt() throws Exception {
+        SyncSpec spec = spec(SyncPolicy.CONTINUOUS);
+        TableSync sync = new TableSync(tables, store);
+        append(rows(V1, 0, "u1", 1, 10, "u2", 2, 10));
+        sync.run(spec);
+        long synced = store.state(spec.id()).version();
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE " + store.qualified(spec.table()) + " DROP COLUMN value_amount");
+        }
+        append(rows(V1, 2, "u2", 5, 20, "u3", 3, 10));
+
+        assertThatThrownBy(() -> sync.run(spec)).hasMessageContaining("value_amount")
+                .hasMessageContaining("changed outside Tributary")
+                .hasMessageContaining("drop it and the next sync rebuilds it from the source");
+        assertThat(store.state(spec.id()).version()).as("nothing of the failed sync kept").isEqualTo(synced);
+
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("DROP TABLE " + store.qualified(spec.table()));
+        }
+        sync.run(spec);
+        assertThat(amounts(spec)).containsExactly(Map.entry("u1", 1.0), Map.entry("u2", 5.0), Map.entry("u3", 3.0));
+    }
+
+    @Test
     void aSourceWrittenAnewAtItsLocationIsSyncedFromItsBeginningNotFromTheOldVersion() throws Exception {
         SyncSpec spec = spec(SyncPolicy.CONTINUOUS);
         TableSync sync = new TableSync(tables, store);
