@@ -89,6 +89,48 @@ public final class OnlineStore {
         }
     }
 
+    /**
+     * This online database's marker (table {@code _marker} of the schema): the one already there, else
+     * {@code candidate}, written now. Servers of one registry compare it with the registry's record at start-up.
+     */
+    public String claimMarker(String candidate) throws SQLException {
+        try (Connection c = markerConnection(); PreparedStatement insert = c.prepareStatement("INSERT INTO "
+                + markerTable() + " (marker) VALUES (?) ON CONFLICT DO NOTHING")) {
+            insert.setString(1, candidate);
+            insert.executeUpdate();
+        }
+        return marker().orElseThrow(() -> new SQLException("the online marker written to " + markerTable()
+                + " cannot be read back"));
+    }
+
+    /** This online database's marker, if a server has written one (its table is created, empty, if missing). */
+    public java.util.Optional<String> marker() throws SQLException {
+        try (Connection c = markerConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT marker FROM " + markerTable())) {
+            return rs.next() ? java.util.Optional.of(rs.getString(1)) : java.util.Optional.empty();
+        }
+    }
+
+    private Connection markerConnection() throws SQLException {
+        Connection c = connection();
+        try (Statement s = c.createStatement()) {
+            c.setAutoCommit(true);
+            s.execute("CREATE TABLE IF NOT EXISTS " + markerTable() + " (singleton boolean PRIMARY KEY DEFAULT true "
+                    + "CHECK (singleton), marker text NOT NULL)");
+        } catch (SQLException e) {
+            if (!"23505".equals(e.getSQLState())) { // not another server creating it at the same moment
+                c.close();
+                throw e;
+            }
+        }
+        return c;
+    }
+
+    /** {@code schema._marker}, quoted: what a user writes the marker into, should the message tell them to. */
+    public String markerTable() {
+        return quote(schema) + "._marker";
+    }
+
     /** Creates the state row of a new synced table (PROVISIONING, version -1); an existing row is kept. */
     public void register(SyncSpec spec) {
         try (Connection c = connection(); PreparedStatement s = c.prepareStatement("INSERT INTO " + stateTable()

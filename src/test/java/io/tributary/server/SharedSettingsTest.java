@@ -3,7 +3,10 @@ package io.tributary.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.tributary.config.OnlineConfig;
 import io.tributary.delta.Tables;
+import io.tributary.online.OnlineStore;
+import io.tributary.registry.online.OnlineDatabase;
 import io.tributary.security.SecretCipher;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -17,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Servers of one registry must write to one warehouse and hold one secrets key. A warehouse that is not the registry's, above all the same local
+ * Servers of one registry must write to one warehouse and one online database, and hold one secrets key. A warehouse that is not the registry's, above all the same local
  * path on another machine, stops the server at start-up naming the setting and the fix; the registry's own, a
  * registry set up again over the same warehouse, and storage that cannot be read at the moment do not.
  */
@@ -99,6 +102,79 @@ class SharedSettingsTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("TRIBUTARY_SECRETS_KEY is not the key");
     }
 
+    @Test
+    void serversOfOneRegistrySyncIntoOneOnlineDatabaseAndSchemaAndAnotherOneStopsTheServer() throws Exception {
+        DataSource registry = freshRegistry("online_reg");
+        DataSource onlineDb = database("online_db");
+        startOnline(registry, new OnlineStore(onlineDb, "tributary_online"), "first");
+        startOnline(registry, new OnlineStore(onlineDb, "tributary_online"), "first"); // a restart, a second server
+        String marker = new OnlineStore(onlineDb, "tributary_online").marker().orElseThrow();
+
+        // Another server given another TRIBUTARY_ONLINE_JDBC_URL (or none): before, it started and synced into, and
+        // answered lookups from, tables no other server reads.
+        DataSource elsewhere = database("online_elsewhere");
+        OnlineStore other = new OnlineStore(elsewhere, "tributary_online");
+        assertThatThrownBy(() -> startOnline(registry, other, "elsewhere")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("the online database (elsewhere) is not the one of this registry database")
+                .hasMessageContaining("lacks the marker the first server wrote into first")
+                .hasMessageContaining("the same TRIBUTARY_ONLINE_JDBC_URL (or none) and TRIBUTARY_ONLINE_SCHEMA")
+                .hasMessageContaining("INSERT INTO \"tributary_online\"._marker (marker) VALUES ('" + marker + "')");
+        assertThat(other.marker()).as("the refused server wrote no marker of its own").isEmpty();
+        // Another schema in the same database is another online database just the same.
+        assertThatThrownBy(() -> startOnline(registry, new OnlineStore(onlineDb, "other_schema"), "schema"))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("is not the one of this registry");
+
+        // The fix the message gives (the online database moved on purpose).
+        try (var c = elsewhere.getConnection(); var st = c.createStatement()) {
+            st.execute("INSERT INTO \"tributary_online\"._marker (marker) VALUES ('" + marker + "')");
+        }
+        startOnline(registry, other, "elsewhere");
+    }
+
+    @Test
+    void anOnlineDatabaseOfAnotherRegistryIsRefusedAndOneThatCannotBeReachedDoesNotStopTheServer() throws Exception {
+        DataSource onlineDb = database("online_shared");
+        startOnline(freshRegistry("online_first"), new OnlineStore(onlineDb, "tributary_online"), "first");
+        DataSource second = freshRegistry("online_second");
+        startOnline(second, new OnlineStore(database("online_own"), "tributary_online"), "own");
+        assertThatThrownBy(() -> startOnline(second, new OnlineStore(onlineDb, "tributary_online"), "shared"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("belongs to another registry database")
+                .hasMessageContaining("back to own");
+
+        DataSource unreachable = org.postgresql.ds.PGSimpleDataSource.class.getDeclaredConstructor().newInstance();
+        ((org.postgresql.ds.PGSimpleDataSource) unreachable).setURL("jdbc:postgresql://127.0.0.1:9/none?connectTimeout=2");
+        startOnline(freshRegistry("online_down"), new OnlineStore(unreachable, "tributary_online"), "down");
+    }
+
+    @Test
+    void theRegistrysOwnOnlineSchemaDroppedByHandGetsItsMarkerBackButAnotherSchemaOfItDoesNot() throws Exception {
+        DataSource registry = freshRegistry("online_in_reg");
+        String where = "schema tributary_online of the registry database";
+        starting(registry, null, null).checkOnline(new OnlineStore(registry, "tributary_online"), where, true);
+        String marker = new OnlineStore(registry, "tributary_online").marker().orElseThrow();
+        try (var c = registry.getConnection(); var st = c.createStatement()) {
+            st.execute("DROP SCHEMA tributary_online CASCADE"); // synced tables started afresh by hand
+        }
+        starting(registry, null, null).checkOnline(new OnlineStore(registry, "tributary_online"), where, true);
+        assertThat(new OnlineStore(registry, "tributary_online").marker()).contains(marker);
+
+        assertThatThrownBy(() -> starting(registry, null, null).checkOnline(new OnlineStore(registry, "elsewhere"),
+                "schema elsewhere of the registry database", true)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is not the one of this registry");
+    }
+
+    private static void startOnline(DataSource registry, OnlineStore store, String where) {
+        starting(registry, null, null).checkOnline(store, where, false);
+    }
+
+    private static DataSource database(String name) throws Exception {
+        try (var c = postgres.getPostgresDatabase().getConnection(); var s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        }
+        return postgres.getDatabase("postgres", name);
+    }
+
     private static void start(DataSource registry, Path warehouse) {
         starting(registry, warehouse, null).checkWarehouse();
     }
@@ -106,11 +182,47 @@ class SharedSettingsTest {
     private static SharedSettings starting(DataSource registry, Path warehouse, SecretCipher cipher) {
         SharedSettings check = new SharedSettings();
         check.registry = registry;
-        check.warehouse = warehouse.toString();
-        check.tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
+        if (warehouse != null) {
+            check.warehouse = warehouse.toString();
+            check.tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
+        }
         check.cipher = cipher;
+        check.online = new OnlineDatabase(registry, ONLINE_IN_THE_REGISTRY, null);
         return check;
     }
+
+    /** The default: the online tables in the registry database's schema tributary_online. */
+    private static final OnlineConfig ONLINE_IN_THE_REGISTRY = new OnlineConfig() {
+        @Override
+        public String schema() {
+            return "tributary_online";
+        }
+
+        @Override
+        public Optional<String> jdbcUrl() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> username() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> password() {
+            return Optional.empty();
+        }
+
+        @Override
+        public int maxConnections() {
+            return 2;
+        }
+
+        @Override
+        public java.time.Duration catchUpInterval() {
+            return java.time.Duration.ofSeconds(10);
+        }
+    };
 
     private static SecretCipher cipher() {
         byte[] key = new byte[32];

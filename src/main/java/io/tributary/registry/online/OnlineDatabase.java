@@ -30,11 +30,15 @@ public class OnlineDatabase {
     private final OnlineStore store;
     private final AgroalDataSource own;
     private final Tables tables;
+    private final String where;
     private volatile SyncHooks hooks = SyncHooks.NONE;
 
     @Inject
-    OnlineDatabase(DataSource registry, OnlineConfig config, Tables tables) {
+    public OnlineDatabase(DataSource registry, OnlineConfig config, Tables tables) {
         this.tables = tables;
+        // Named without the URL's parameters, which may hold a password.
+        this.where = "schema " + config.schema() + " of " + config.jdbcUrl().map(u -> u.split("\\?", 2)[0])
+                .map(u -> "TRIBUTARY_ONLINE_JDBC_URL " + u).orElse("the registry database");
         if (config.jdbcUrl().isPresent()) {
             this.own = pool(config);
             this.store = new OnlineStore(own, config.schema());
@@ -74,6 +78,16 @@ public class OnlineDatabase {
 
     public OnlineStore store() {
         return store;
+    }
+
+    /** The online schema is in the registry database itself (no {@code tributary.online.jdbc-url}). */
+    public boolean inRegistry() {
+        return own == null;
+    }
+
+    /** Where the online tables are, as the settings name it (no credentials). */
+    public String where() {
+        return where;
     }
 
     public TableSync sync() {
