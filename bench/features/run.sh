@@ -61,13 +61,9 @@ CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/
 # S0U S1U EU OU (KB) each second, with the time, for the peak heap of the whole run and of each phase.
 (jstat -gc "$SERVER" 1000 | awk '{ print systime(), $0; fflush() }' > "$WORK/heap.log") &
 JSTAT=$!
-# Compiled ahead, not run from source: the source launcher compiles in the tool's own JVM, whose JIT then went on
-# compiling javac's code into the phases measured.
-javac -nowarn -d "$WORK/bench-classes" -cp "$CP" bench/features/FeaturesBench.java
 echo "load: $(uptime)"
 set +e
-java ${BENCH_CLIENT_OPTS:-} -Dsettle.seconds="${SETTLE_SECONDS:-15}" -Dsteady.seconds="${STEADY_SECONDS:-5}" \
-  -cp "$WORK/bench-classes:$CP" FeaturesBench "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
+java ${BENCH_CLIENT_OPTS:-} -Dsettle.seconds="${SETTLE_SECONDS:-15}" -Dsteady.seconds="${STEADY_SECONDS:-5}" -cp "$CP" bench/features/FeaturesBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
   "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$MODE" "$SERVER" | tee "$WORK/bench.out"
 rc=${PIPESTATUS[0]}
 set -e

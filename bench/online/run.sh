@@ -45,10 +45,7 @@ wait_ready "http://127.0.0.1:$PORT" "$WORK/server.log"
 CP=$(ls target/quarkus-app/lib/main/org.apache.kafka.kafka-clients-*.jar target/quarkus-app/lib/main/org.slf4j.slf4j-api-*.jar \
   target/quarkus-app/lib/main/io.vertx.vertx-core-*.jar target/quarkus-app/lib/main/io.netty.netty-*.jar \
   target/quarkus-app/lib/main/org.postgresql.postgresql-*.jar | paste -sd:)
-# Compiled ahead, not run from source: the source launcher compiles in the tool's own JVM, whose JIT then went on
-# compiling javac's code at a third of a core into the phases measured.
-javac -nowarn -d "$WORK/bench-classes" -cp "$CP" bench/online/OnlineBench.java
-java ${BENCH_CLIENT_OPTS:-} -cp "$WORK/bench-classes:$CP" OnlineBench "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
+java ${BENCH_CLIENT_OPTS:-} -cp "$CP" bench/online/OnlineBench.java "http://127.0.0.1:$PORT" "$TOKEN" "$BOOTSTRAP" \
   "jdbc:postgresql://$PGHOSTPORT/$DB?user=postgres" "$RATE" "$KEYS" "$LOOKUP_SECONDS" "$LOOKUP_RATE" "$SERVER"
 rc=$?
 echo "server errors logged: $(grep -c ' ERROR ' "$WORK/server.log" || true)"
