@@ -3,11 +3,11 @@ package io.tributary.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.tributary.config.OnlineConfig;
 import io.tributary.delta.Tables;
 import io.tributary.online.OnlineStore;
 import io.tributary.registry.online.OnlineDatabase;
 import io.tributary.security.SecretCipher;
+import io.tributary.testing.OnlineConfigs;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -187,42 +187,9 @@ class SharedSettingsTest {
             check.tables = Tables.forWarehouse(warehouse.toString(), Optional.empty());
         }
         check.cipher = cipher;
-        check.online = new OnlineDatabase(registry, ONLINE_IN_THE_REGISTRY, null);
+        check.online = new OnlineDatabase(registry, OnlineConfigs.inTheRegistry(), null);
         return check;
     }
-
-    /** The default: the online tables in the registry database's schema tributary_online. */
-    private static final OnlineConfig ONLINE_IN_THE_REGISTRY = new OnlineConfig() {
-        @Override
-        public String schema() {
-            return "tributary_online";
-        }
-
-        @Override
-        public Optional<String> jdbcUrl() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<String> username() {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<String> password() {
-            return Optional.empty();
-        }
-
-        @Override
-        public int maxConnections() {
-            return 2;
-        }
-
-        @Override
-        public java.time.Duration catchUpInterval() {
-            return java.time.Duration.ofSeconds(10);
-        }
-    };
 
     private static SecretCipher cipher() {
         byte[] key = new byte[32];

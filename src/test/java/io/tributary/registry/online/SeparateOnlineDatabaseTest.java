@@ -2,13 +2,12 @@ package io.tributary.registry.online;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.tributary.config.OnlineConfig;
+import io.tributary.testing.OnlineConfigs;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +25,8 @@ class SeparateOnlineDatabaseTest {
     @BeforeEach
     void create() throws Exception {
         admin("CREATE DATABASE " + name);
-        online = new OnlineDatabase(null, config("jdbc:postgresql://127.0.0.1:5432/" + name), null);
+        online = new OnlineDatabase(null, OnlineConfigs.separate("jdbc:postgresql://127.0.0.1:5432/" + name,
+                "postgres"), null);
     }
 
     @AfterEach
@@ -59,39 +59,5 @@ class SeparateOnlineDatabaseTest {
         try (Connection c = DriverManager.getConnection(ADMIN); Statement s = c.createStatement()) {
             s.execute(sql);
         }
-    }
-
-    private static OnlineConfig config(String url) {
-        return new OnlineConfig() {
-            @Override
-            public String schema() {
-                return "tributary_online";
-            }
-
-            @Override
-            public Optional<String> jdbcUrl() {
-                return Optional.of(url);
-            }
-
-            @Override
-            public Optional<String> username() {
-                return Optional.of("postgres");
-            }
-
-            @Override
-            public Optional<String> password() {
-                return Optional.empty();
-            }
-
-            @Override
-            public int maxConnections() {
-                return 4;
-            }
-
-            @Override
-            public Duration catchUpInterval() {
-                return Duration.ofSeconds(10);
-            }
-        };
     }
 }
