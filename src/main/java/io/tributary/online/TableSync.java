@@ -436,7 +436,7 @@ public final class TableSync {
             }
             switch (pgType) {
                 case "text":
-                    return leaf.getString(row);
+                    return withoutNul(leaf.getString(row));
                 case "bigint":
                     return integer(row);
                 case "integer":
@@ -663,6 +663,18 @@ public final class TableSync {
         }
     }
 
+    /**
+     * What a NUL character of the source becomes in PostgreSQL: its {@code text} and {@code jsonb} cannot hold one,
+     * and a single such value (a producer's stray byte) failed every later sync of the table, all keys waiting behind
+     * it. U+FFFD, the replacement character, keeps the row and shows where the character was (SPEC 9.2); the Delta
+     * table keeps the value as it came.
+     */
+    static final char NUL_STAND_IN = '\uFFFD';
+
+    static String withoutNul(String s) {
+        return s.indexOf('\0') < 0 ? s : s.replace('\0', NUL_STAND_IN);
+    }
+
     private static void string(String s, StringBuilder b) {
         b.append('"');
         for (int i = 0; i < s.length(); i++) {
@@ -673,8 +685,9 @@ public final class TableSync {
                 case '\n' -> b.append("\\n");
                 case '\r' -> b.append("\\r");
                 case '\t' -> b.append("\\t");
+                case '\0' -> b.append(NUL_STAND_IN); // jsonb refuses \u0000 as text refuses NUL
                 default -> {
-                    if (ch < 0x20 || ch == 0) {
+                    if (ch < 0x20) {
                         b.append(String.format("\\u%04x", (int) ch));
                     } else {
                         b.append(ch);

@@ -313,6 +313,36 @@ class TableSyncTest {
         }
     }
 
+    /**
+     * PostgreSQL's text and jsonb cannot hold a NUL character, which a JSON value may carry ({@code "\u0000"}): one
+     * such value failed every later sync of the table, every key waiting behind it. It arrives as U+FFFD, in a key, a
+     * text column and inside a jsonb array, and the rows after it are synced.
+     */
+    @Test
+    void aNulCharacterArrivesAsTheReplacementCharacterInsteadOfStoppingTheSync() {
+        table = tables.create(tables.defaultLocation("c", "s", "nul_ingestion"), V2, Map.of(P, 0L));
+        location = tables.defaultLocation("c", "s", "nul_ingestion");
+        SyncSpec spec = registered(new SyncSpec("id-nul", "c.s.nul_online", "nul_online", location,
+                List.of("value.user_id"), "stream_record_timestamp", SyncPolicy.CONTINUOUS));
+        TableSync sync = new TableSync(tables, store);
+        List<GenericRecord> rows = rows(V2, 0, "bad\0id", 1, 10, "u2", 2, 20);
+        ((GenericRecord) rows.get(1).get("value")).put("country", "F\0R");
+        ((GenericRecord) rows.get(1).get("value")).put("tags", List.of("x\0y", "\\u0000 as text"));
+        append(rows);
+        sync.run(spec);
+        append(rows(V2, 2, "u3", 3, 30));
+        sync.run(spec);
+
+        List<Map<String, Object>> stored = store.rows(spec.table(), "value_user_id");
+        assertThat(stored).extracting(r -> r.get("value_user_id")).containsExactly("bad\uFFFDid", "u2", "u3");
+        assertThat(stored.get(1).get("value_country")).isEqualTo("F\uFFFDR");
+        assertThat(stored.get(1).get("value_tags")).isEqualTo(new OnlineStore.Json("[\"x\uFFFDy\", \"\\\\u0000 as text\"]"));
+        assertThat(store.state(spec.id()).state()).isEqualTo(SyncState.ONLINE);
+        assertThat(new OnlineLookup(store).lookup(spec.table(),
+                List.of(store.state(spec.id()).column("value_user_id")), List.<String[]>of(new String[] {
+                    "bad\uFFFDid"})).get(0)).containsEntry("value_amount", 1.0);
+    }
+
     @Test
     void aSchemaThatGainsAColumnAddsItAndOtherChangesStopTheSync() {
         SyncSpec spec = spec(SyncPolicy.TRIGGERED);

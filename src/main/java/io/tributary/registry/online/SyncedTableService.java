@@ -420,7 +420,8 @@ public class SyncedTableService {
         }
         if (v instanceof String s) {
             if (s.length() > 10_000 || s.indexOf('\0') >= 0) {
-                throw ApiException.invalid(field, "must be a string of at most 10000 characters without NUL");
+                throw ApiException.invalid(field, "must be a string of at most 10000 characters without NUL (a NUL "
+                        + "the source held is stored, and looked up, as U+FFFD)");
             }
             if (!pgType.equals("text") && !validTemporal(pgType, s)) {
                 throw ApiException.invalid(field, "must be a " + pgType + " as text (RFC 3339 for timestamps, "
