@@ -550,16 +550,31 @@ public final class TableSync {
         return out;
     }
 
+    /**
+     * PostgreSQL's earliest timestamp (4714-11-24 BC, Julian day 0) in microseconds since 1970, and its earliest and
+     * latest dates in days since 1970: a Delta timestamp or date beyond them (an Avro {@code timestamp-micros} or
+     * {@code date} may hold any long or int) is stored as {@code -infinity} or {@code infinity}, which order before and
+     * after every other value; sent as it is, PostgreSQL refused it ("timestamp out of range") and every later sync of
+     * the table failed on that one row. Every positive microsecond count fits (year 294247 against PostgreSQL's 294276;
+     * past about year 20000 the interval arithmetic may round by under a millisecond).
+     */
+    static final long PG_MIN_MICROS = -210_866_803_200_000_000L;
+    static final int PG_MIN_DAYS = -2_440_588;
+    static final int PG_MAX_DAYS = 2_145_042_905;
+
     /** How the unnested value {@code p} becomes the column's value. */
     private static String selectExpression(OnlineColumn column, String p) {
         return switch (column.pgType()) {
             // Seconds and microseconds apart: each factor then stays exact in the double that interval
             // multiplication takes, for any timestamp Delta holds (one product of microseconds would round past 2^53).
-            case "timestamptz" -> "TIMESTAMPTZ 'epoch' + (" + p + " / 1000000) * INTERVAL '1 second' + (" + p
-                    + " % 1000000) * INTERVAL '1 microsecond'";
-            case "timestamp" -> "TIMESTAMP 'epoch' + (" + p + " / 1000000) * INTERVAL '1 second' + (" + p
-                    + " % 1000000) * INTERVAL '1 microsecond'";
-            case "date" -> "DATE '1970-01-01' + " + p;
+            case "timestamptz", "timestamp" -> {
+                String type = column.pgType().equals("timestamptz") ? "TIMESTAMPTZ" : "TIMESTAMP";
+                yield "CASE WHEN " + p + " < " + PG_MIN_MICROS + " THEN " + type + " '-infinity' ELSE " + type
+                        + " 'epoch' + (" + p + " / 1000000) * INTERVAL '1 second' + (" + p
+                        + " % 1000000) * INTERVAL '1 microsecond' END";
+            }
+            case "date" -> "CASE WHEN " + p + " < " + PG_MIN_DAYS + " THEN DATE '-infinity' WHEN " + p + " > "
+                    + PG_MAX_DAYS + " THEN DATE 'infinity' ELSE DATE '1970-01-01' + " + p + " END";
             case "jsonb" -> "CAST(" + p + " AS jsonb)";
             case "bytea" -> "decode(" + p + ", 'hex')";
             default -> column.pgType().startsWith("numeric") ? "CAST(" + p + " AS numeric)" : p;

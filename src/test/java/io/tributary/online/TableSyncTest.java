@@ -477,6 +477,63 @@ class TableSyncTest {
                 "b|1969-12-31 23:59:59.999999+00|NULL");
     }
 
+    /**
+     * An Avro {@code timestamp-micros} or {@code date} may hold any long or int; PostgreSQL's timestamps start in
+     * 4714 BC and its dates end in 5874897 AD. One such value failed every later sync ("timestamp out of range"):
+     * beyond the range it is stored as -infinity or infinity, which still order as the values did, and the bounds
+     * themselves arrive as they are. The timestamp is the timeseries key here: the row still wins or loses by it.
+     */
+    @Test
+    void aTimestampOrDateBeyondPostgresRangeIsStoredAsInfinityInsteadOfStoppingTheSync() throws Exception {
+        Schema times = new Schema.Parser().parse("""
+                {"type":"record","name":"Row","namespace":"io.tributary.row","fields":[
+                  {"name":"key","type":"string"},
+                  {"name":"ts","type":["null",{"type":"long","logicalType":"timestamp-micros"}]},
+                  {"name":"local","type":["null",{"type":"long","logicalType":"local-timestamp-micros"}]},
+                  {"name":"day","type":["null",{"type":"int","logicalType":"date"}]}
+                ]}""");
+        String at = tables.defaultLocation("c", "s", "times_ingestion");
+        DeltaTable t = tables.create(at, times, Map.of(P, 0L));
+        java.util.function.BiFunction<String, Object[], GenericRecord> row = (key, v) -> {
+            GenericRecord r = new org.apache.avro.generic.GenericData.Record(times);
+            r.put("key", key);
+            r.put("ts", v[0]);
+            r.put("local", v[1]);
+            r.put("day", v[2]);
+            return r;
+        };
+        t.commit(List.of(t.writeDataFile(List.of(
+                row.apply("early", new Object[] {Long.MIN_VALUE, TableSync.PG_MIN_MICROS - 1, Integer.MIN_VALUE}),
+                row.apply("bounds", new Object[] {TableSync.PG_MIN_MICROS, 253_402_300_799_999_999L, TableSync.PG_MAX_DAYS}),
+                row.apply("late", new Object[] {0L, 0L, Integer.MAX_VALUE}),
+                row.apply("min-days", new Object[] {null, null, TableSync.PG_MIN_DAYS - 1})))),
+                Map.of(P, new OffsetRange(0, 4)));
+        SyncSpec spec = registered(new SyncSpec("id-times", "c.s.times_online", "times_online", at, List.of("key"),
+                "ts", SyncPolicy.CONTINUOUS));
+        TableSync sync = new TableSync(tables, store);
+        sync.run(spec);
+        // A later row of "early" whose timestamp PostgreSQL can hold is newer than -infinity: it wins.
+        t.commit(List.of(t.writeDataFile(List.of(row.apply("early", new Object[] {1L, 1L, 1})))),
+                Map.of(P, new OffsetRange(4, 5)));
+        sync.run(spec);
+
+        List<String> rows = new java.util.ArrayList<>();
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement s = c.createStatement()) {
+            s.execute("SET TIME ZONE 'UTC'");
+            java.sql.ResultSet rs = s.executeQuery("SELECT concat_ws('|', key, ts, local, day) FROM "
+                    + store.qualified("times_online") + " ORDER BY key");
+            while (rs.next()) {
+                rows.add(rs.getString(1));
+            }
+        }
+        assertThat(rows).containsExactly(
+                "bounds|4714-11-24 00:00:00+00 BC|9999-12-31 23:59:59.999999|5874897-12-31",
+                "early|1970-01-01 00:00:00.000001+00|1970-01-01 00:00:00.000001|1970-01-02",
+                "late|1970-01-01 00:00:00+00|1970-01-01 00:00:00|infinity",
+                "min-days|-infinity");
+        assertThat(store.state(spec.id()).state()).isEqualTo(SyncState.ONLINE);
+    }
+
     @Test
     void aKeyOfTwoColumnsKeepsTheLatestRowPerPairAndCountsANullInEitherPart() {
         SyncSpec spec = registered(new SyncSpec("id-pair", "c.s.orders_online", "orders_online_pair", location,

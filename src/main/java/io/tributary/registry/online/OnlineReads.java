@@ -266,8 +266,19 @@ public class OnlineReads {
         return out.toByteArray();
     }
 
-    /** SPEC 9.1: timestamps as RFC 3339 UTC, jsonb as JSON, binary as base64. */
-    private static void value(JsonGenerator g, Object v) throws IOException {
+    /**
+     * PostgreSQL's first and last timestamp years (4714 BC is year -4713): what a row holds beyond them is
+     * {@code -infinity} or {@code infinity} (a synced value beyond PostgreSQL's range, SPEC 9.2), which the client
+     * decodes as the greatest {@code OffsetDateTime} or as the epoch less 2^63 microseconds (year -290278).
+     */
+    private static final int PG_FIRST_YEAR = -4713;
+    private static final int PG_LAST_YEAR = 294276;
+
+    /**
+     * SPEC 9.1: timestamps as RFC 3339 UTC (PostgreSQL's infinities as "infinity", "-infinity"), jsonb as JSON,
+     * binary as base64.
+     */
+    static void value(JsonGenerator g, Object v) throws IOException {
         if (v == null || v == Tuple.JSON_NULL) {
             g.writeNull();
         } else if (v instanceof String s) {
@@ -292,9 +303,13 @@ public class OnlineReads {
                 g.writeNumber(d);
             }
         } else if (v instanceof OffsetDateTime t) {
-            g.writeString(t.toInstant().toString());
-        } else if (v instanceof LocalDateTime || v instanceof LocalDate) {
-            g.writeString(v.toString());
+            g.writeString(t.getYear() > PG_LAST_YEAR ? "infinity" : t.getYear() < PG_FIRST_YEAR ? "-infinity"
+                    : t.toInstant().toString());
+        } else if (v instanceof LocalDateTime t) {
+            g.writeString(t.getYear() > PG_LAST_YEAR ? "infinity" : t.getYear() < PG_FIRST_YEAR ? "-infinity"
+                    : t.toString());
+        } else if (v instanceof LocalDate d) {
+            g.writeString(d.equals(LocalDate.MAX) ? "infinity" : d.equals(LocalDate.MIN) ? "-infinity" : d.toString());
         } else if (v instanceof Buffer b) {
             g.writeBinary(b.getBytes());
         } else if (v instanceof io.vertx.mutiny.core.buffer.Buffer b) {
