@@ -172,7 +172,7 @@ public final class TableSync {
                         + "changed from " + state.sourceTableId() + " to " + changes.tableId());
             }
             if (changes.version() == state.version()) {
-                return new SyncResult(state.version(), state.version(), 0, 0, System.nanoTime() - started);
+                return new SyncResult(state.version(), state.version(), 0, 0, 0, System.nanoTime() - started);
             }
             OnlineColumns columns = OnlineColumns.of(changes.columns());
             List<OnlineColumn> key = columns.key(spec.primaryKey());
@@ -185,7 +185,7 @@ public final class TableSync {
             long[] counts = write(c, spec.table(), columns, key, ts, changes, phases);
             hooks.beforeCommit(spec, state.version(), changes.version());
             saveState(c, spec, changes, columns, counts, false);
-            return new SyncResult(state.version(), changes.version(), counts[0], counts[1],
+            return new SyncResult(state.version(), changes.version(), counts[0], counts[1], counts[2],
                     System.nanoTime() - started);
         }
     }
@@ -222,7 +222,7 @@ public final class TableSync {
                         + OnlineStore.quote(spec.table() + "_pkey"));
             }
             saveState(c, spec, changes, columns, counts, true);
-            return new SyncResult(state.version(), changes.version(), counts[0], counts[1],
+            return new SyncResult(state.version(), changes.version(), counts[0], counts[1], counts[2],
                     System.nanoTime() - started);
         }
     }
@@ -295,7 +295,16 @@ public final class TableSync {
     }
 
     /**
-     * Writes the rows, latest per key; returns {rows read with a key, rows skipped for a NULL key}. Values are taken
+     * Most UTF-8 bytes a key's text parts may hold together. PostgreSQL's B-tree holds an index entry of at most 2,704
+     * bytes (8 kB pages), less when compression does not help: a longer key failed the statement, and with it every
+     * later sync of the table. Such a row is skipped and counted instead (its key cannot be a primary key here); the
+     * margin leaves room for the entry's header and the key's other parts.
+     */
+    static final int MAX_KEY_BYTES = 2_400;
+
+    /**
+     * Writes the rows, latest per key; returns {rows read with a key, rows skipped for a NULL key, rows skipped for a
+     * key over {@link #MAX_KEY_BYTES}}. Values are taken
      * straight from Kernel's column vectors into one array per column (no map per row), and each chunk of distinct
      * keys goes out as one statement whatever its size (see {@link Upserts}).
      */
@@ -307,6 +316,8 @@ public final class TableSync {
         int[] keyIndex = key.stream().mapToInt(all::indexOf).toArray();
         long read = 0;
         long nullKeys = 0;
+        long oversized = 0;
+        boolean textKey = key.stream().anyMatch(k -> k.pgType().equals("text"));
         Map<Object, Integer> slots = new HashMap<>();
         List<Object[]> chunk = new ArrayList<>();
         ColumnValues[] readers = new ColumnValues[width];
@@ -339,6 +350,15 @@ public final class TableSync {
                         nullKeys++;
                         continue;
                     }
+                    if (textKey && keyBytes(k) > MAX_KEY_BYTES) {
+                        if (oversized++ == 0) {
+                            LOG.warnf("online table %s: skipped a row whose key is over %d bytes, too long for "
+                                    + "PostgreSQL's primary key index (counted in the synced table's "
+                                    + "oversized_keys_skipped; the source table keeps it): %.100s…",
+                                    store.qualified(table), MAX_KEY_BYTES, k);
+                        }
+                        continue;
+                    }
                     read++;
                     Integer slot = slots.get(k);
                     if (slot != null && tsIndex >= 0
@@ -364,7 +384,28 @@ public final class TableSync {
             }
             upserts.write(chunk);
         }
-        return new long[] {read, nullKeys};
+        return new long[] {read, nullKeys, oversized};
+    }
+
+    /** UTF-8 bytes of a key's text parts (a char is at most 3 bytes: the exact count only when that bound is over). */
+    private static long keyBytes(Object k) {
+        List<?> parts = k instanceof List<?> l ? l : List.of(k);
+        long chars = 0;
+        for (Object part : parts) {
+            if (part instanceof String str) {
+                chars += str.length();
+            }
+        }
+        if (chars * 3 <= MAX_KEY_BYTES) {
+            return chars;
+        }
+        long bytes = 0;
+        for (Object part : parts) {
+            if (part instanceof String str) {
+                bytes += str.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            }
+        }
+        return bytes;
     }
 
     /** True when {@code incoming} orders before {@code held}; NULL orders before everything. */
@@ -615,19 +656,21 @@ public final class TableSync {
             boolean reset) throws SQLException {
         List<SyncState.StoredColumn> stored = columns.all().stream()
                 .map(col -> new SyncState.StoredColumn(col.name(), col.pgType())).toList();
-        String counters = reset ? "rows_synced = ?, null_keys_skipped = ?"
-                : "rows_synced = rows_synced + ?, null_keys_skipped = null_keys_skipped + ?";
+        String counters = reset ? "rows_synced = ?, null_keys_skipped = ?, oversized_keys_skipped = ?"
+                : "rows_synced = rows_synced + ?, null_keys_skipped = null_keys_skipped + ?, "
+                        + "oversized_keys_skipped = oversized_keys_skipped + ?";
         try (PreparedStatement s = c.prepareStatement("UPDATE " + store.stateTable() + " SET version = ?, "
                 + counters + ", columns = ?, source_committed_at = ?, synced_at = now(), state = ?, "
                 + "state_message = NULL, source_table_id = ? WHERE synced_table_id = ?")) {
             s.setLong(1, changes.version());
             s.setLong(2, counts[0]);
             s.setLong(3, counts[1]);
-            s.setString(4, OnlineStore.formatColumns(stored));
-            s.setTimestamp(5, Timestamp.from(Instant.ofEpochMilli(changes.committedAtMs())));
-            s.setString(6, SyncState.ONLINE);
-            s.setString(7, changes.tableId());
-            s.setString(8, spec.id());
+            s.setLong(4, counts[2]);
+            s.setString(5, OnlineStore.formatColumns(stored));
+            s.setTimestamp(6, Timestamp.from(Instant.ofEpochMilli(changes.committedAtMs())));
+            s.setString(7, SyncState.ONLINE);
+            s.setString(8, changes.tableId());
+            s.setString(9, spec.id());
             s.executeUpdate();
         }
     }

@@ -343,6 +343,35 @@ class TableSyncTest {
                     "bad\uFFFDid"})).get(0)).containsEntry("value_amount", 1.0);
     }
 
+    /**
+     * PostgreSQL's B-tree takes an entry of at most 2,704 bytes: a longer key (a producer's 9 kB id) failed the
+     * statement, and so every later sync. Such a row is skipped and counted (a key of two text parts by their sum),
+     * and the keys at the limit and the rows after are synced.
+     */
+    @Test
+    void aKeyTooLongForPostgresIndexIsSkippedAndCountedInsteadOfStoppingTheSync() {
+        SyncSpec spec = registered(new SyncSpec("id-long", "c.s.orders_online", "orders_online_long", location,
+                List.of("value.user_id", "key"), "stream_record_timestamp", SyncPolicy.CONTINUOUS));
+        TableSync sync = new TableSync(tables, store);
+        String random = new java.util.Random(7).ints(9_000, 'a', 'z' + 1)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        // The fixture's key column holds the user too: each key below is twice its user's bytes.
+        String atLimit = random.substring(0, TableSync.MAX_KEY_BYTES / 2);
+        String twoByteAtLimit = "é".repeat(TableSync.MAX_KEY_BYTES / 4);
+        String twoByteOver = twoByteAtLimit + "a";
+        append(rows(V1, 0, random, 1, 10, atLimit, 2, 10, twoByteOver, 3, 10, twoByteAtLimit, 4, 10, "u1", 5, 10));
+        SyncResult first = sync.run(spec);
+        append(rows(V1, 5, "u2", 6, 20));
+        sync.run(spec);
+
+        assertThat(first.oversizedKeysSkipped()).isEqualTo(2);
+        assertThat(amounts(spec)).containsOnlyKeys(atLimit, twoByteAtLimit, "u1", "u2");
+        SyncState state = store.state(spec.id());
+        assertThat(state.state()).isEqualTo(SyncState.ONLINE);
+        assertThat(state.oversizedKeysSkipped()).isEqualTo(2);
+        assertThat(state.rowsSynced()).isEqualTo(4);
+    }
+
     @Test
     void aSchemaThatGainsAColumnAddsItAndOtherChangesStopTheSync() {
         SyncSpec spec = spec(SyncPolicy.TRIGGERED);
