@@ -67,6 +67,13 @@ public final class Materializer {
      */
     public static final long MAX_AHEAD_MS = 60 * 60_000;
 
+    /**
+     * Most UTF-8 bytes of an entity's key text ({@link EntityKeys#of}): the tiles' and newest windows' primary keys
+     * lead with it, and PostgreSQL's B-tree holds an entry of at most 2,704 bytes. A longer one (a producer's 9 kB id)
+     * failed the round's statement, and so every later round of the view; its records are skipped and counted.
+     */
+    static final int MAX_ENTITY_BYTES = 2_400;
+
     private final int chunkRecords;
 
     private record Pending(String viewId, long version, int firstFiles, HeldTiles tiles) {}
@@ -215,6 +222,11 @@ public final class Materializer {
                     spec.name(), r.ahead, MAX_AHEAD_MS / 60_000, eventTimeText(r.greatestAhead),
                     String.join(".", spec.timestampPath()));
         }
+        if (r.oversized > 0) {
+            LOG.warnf("feature view %s: skipped %d records whose entity key is over %d bytes, too long for "
+                    + "PostgreSQL's primary key index (counted in records_skipped; the source keeps them), the first: "
+                    + "%.100s…", spec.name(), r.oversized, MAX_ENTITY_BYTES, r.firstOversized);
+        }
         long t1 = System.nanoTime();
         DeltaTable table = offline.open(spec);
         OfflineFeatures.Progress progress = OfflineFeatures.progress(table);
@@ -313,6 +325,9 @@ public final class Materializer {
         long skipped;
         /** Of {@link #skipped}, records whose event time was beyond {@link #MAX_AHEAD_MS} after their commit. */
         long ahead;
+        /** Of {@link #skipped}, records whose entity key is over {@link #MAX_ENTITY_BYTES}; the first one's. */
+        long oversized;
+        String firstOversized;
         long greatestAhead = Long.MIN_VALUE;
 
         Reading(FeatureViewSpec spec, HeldTiles tiles, long maxEvent, List<TileKey> changed) {
@@ -334,6 +349,14 @@ public final class Materializer {
                 Long ts = millis(EntityKeys.extract(row, spec.timestampPath()));
                 if (entity == null || ts == null) {
                     skipped++;
+                    continue;
+                }
+                if (entity.length() * 3L > MAX_ENTITY_BYTES
+                        && entity.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_ENTITY_BYTES) {
+                    skipped++;
+                    if (oversized++ == 0) {
+                        firstOversized = entity;
+                    }
                     continue;
                 }
                 if (ts > latestAllowed) {

@@ -297,4 +297,31 @@ class MaterializerSourceTest {
                 OnlineFixtures.T0.plusSeconds(3600));
         assertThat(counts).extracting(m -> m == null ? null : m.get("n")).containsExactly(1L, 1L, 1L);
     }
+
+    /**
+     * The tiles' and newest windows' primary keys lead with the entity's key text, and PostgreSQL's B-tree takes an
+     * entry of at most 2,704 bytes: an entity of a 9 kB id failed the round, and so every later round of the view.
+     * Its records are skipped and counted; an entity at the limit and the records after are materialized.
+     */
+    @Test
+    void anEntityTooLongForPostgresIndexIsSkippedAndCountedInsteadOfStoppingTheView() {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        String random = new java.util.Random(7).ints(9_000, 'a', 'z' + 1)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        String atLimit = random.substring(0, Materializer.MAX_ENTITY_BYTES - 4); // the key text adds [" and "]
+        append(rows(V1, 1, random, 2, 20, atLimit, 3, 30));
+        materializer.run(spec);
+        append(rows(V1, 3, "u2", 4, 40));
+        materializer.run(spec);
+
+        FeatureState state = store.state(spec.id());
+        assertThat(state.state()).isEqualTo(FeatureState.ONLINE);
+        assertThat(state.skipped()).isEqualTo(1);
+        assertThat(state.recordsRead()).isEqualTo(3); // u1 (set-up), atLimit, u2
+        List<Map<String, Object>> counts = new FeatureLookup(store, tables).lookup(spec,
+                List.of(new FeatureLookup.Key("[\"" + atLimit + "\"]", null), new FeatureLookup.Key("[\"u2\"]",
+                        null), new FeatureLookup.Key("[\"" + random + "\"]", null)),
+                OnlineFixtures.T0.plusSeconds(3600));
+        assertThat(counts).extracting(m -> m == null ? null : m.get("n")).containsExactly(1L, 1L, null);
+    }
 }
