@@ -81,9 +81,9 @@ public final class OnlineStore {
                     prepared = true;
                     return;
                 } catch (SQLException e) {
-                    // Two processes creating at once: one gets a unique violation on the catalog; the second try
-                    // finds the objects there.
-                    if (attempt >= 2 || !"23505".equals(e.getSQLState())) {
+                    // Two processes creating at once: one gets a unique violation on the catalog (23505), or adding
+                    // a column the other added meanwhile (42701); the second try finds the objects there.
+                    if (attempt >= 2 || !"23505".equals(e.getSQLState()) && !"42701".equals(e.getSQLState())) {
                         throw e;
                     }
                 }
@@ -169,8 +169,8 @@ public final class OnlineStore {
                     return null;
                 }
                 return new SyncState(id, rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                        rs.getLong(11), parseColumns(rs.getString(5)), instant(rs.getTimestamp(6)), instant(rs.getTimestamp(7)),
-                        rs.getString(8), rs.getString(9), rs.getString(10));
+                        rs.getLong(11), parseColumns(rs.getString(5)), instant(rs.getTimestamp(6)),
+                        instant(rs.getTimestamp(7)), rs.getString(8), rs.getString(9), rs.getString(10));
             }
         }
     }

@@ -336,7 +336,8 @@ class TableSyncTest {
         List<Map<String, Object>> stored = store.rows(spec.table(), "value_user_id");
         assertThat(stored).extracting(r -> r.get("value_user_id")).containsExactly("bad\uFFFDid", "u2", "u3");
         assertThat(stored.get(1).get("value_country")).isEqualTo("F\uFFFDR");
-        assertThat(stored.get(1).get("value_tags")).isEqualTo(new OnlineStore.Json("[\"x\uFFFDy\", \"\\\\u0000 as text\"]"));
+        assertThat(stored.get(1).get("value_tags"))
+                .isEqualTo(new OnlineStore.Json("[\"x\uFFFDy\", \"\\\\u0000 as text\"]"));
         assertThat(store.state(spec.id()).state()).isEqualTo(SyncState.ONLINE);
         assertThat(new OnlineLookup(store).lookup(spec.table(),
                 List.of(store.state(spec.id()).column("value_user_id")), List.<String[]>of(new String[] {
@@ -533,7 +534,8 @@ class TableSyncTest {
         };
         t.commit(List.of(t.writeDataFile(List.of(
                 row.apply("early", new Object[] {Long.MIN_VALUE, TableSync.PG_MIN_MICROS - 1, Integer.MIN_VALUE}),
-                row.apply("bounds", new Object[] {TableSync.PG_MIN_MICROS, 253_402_300_799_999_999L, TableSync.PG_MAX_DAYS}),
+                row.apply("bounds", new Object[] {TableSync.PG_MIN_MICROS, 253_402_300_799_999_999L,
+                    TableSync.PG_MAX_DAYS}),
                 row.apply("late", new Object[] {0L, 0L, Integer.MAX_VALUE}),
                 row.apply("min-days", new Object[] {null, null, TableSync.PG_MIN_DAYS - 1})))),
                 Map.of(P, new OffsetRange(0, 4)));

@@ -309,7 +309,8 @@ public class OnlineReads {
             g.writeString(t.getYear() > PG_LAST_YEAR ? "infinity" : t.getYear() < PG_FIRST_YEAR ? "-infinity"
                     : t.toString());
         } else if (v instanceof LocalDate d) {
-            g.writeString(d.equals(LocalDate.MAX) ? "infinity" : d.equals(LocalDate.MIN) ? "-infinity" : d.toString());
+            g.writeString(d.equals(LocalDate.MAX) ? "infinity" : d.equals(LocalDate.MIN) ? "-infinity"
+                    : d.toString());
         } else if (v instanceof Buffer b) {
             g.writeBinary(b.getBytes());
         } else if (v instanceof io.vertx.mutiny.core.buffer.Buffer b) {
