@@ -18,6 +18,12 @@ import java.util.regex.Pattern;
 public final class OnlineColumns {
     /** PostgreSQL truncates longer identifiers (NAMEDATALEN - 1 bytes), which could merge two columns. */
     static final int MAX_NAME_BYTES = 63;
+    /**
+     * PostgreSQL's most columns in a table: a source wider than that once its structs are opened up (a schema may have
+     * up to {@code TRIBUTARY_MAX_COLUMNS}, 10,000) was accepted and every sync of it failed ("tables can have at most
+     * 1600 columns"); now the create is a 400 and a source that grows past it stops its synced table, saying why.
+     */
+    static final int MAX_COLUMNS = 1_600;
     private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),(\\d+)\\)");
 
     private final List<OnlineColumn> columns;
@@ -53,6 +59,11 @@ public final class OnlineColumns {
                         + "PostgreSQL's " + MAX_NAME_BYTES + "-byte identifiers");
             }
             out.add(new OnlineColumn(name, leaf.path(), leaf.type(), pgType(leaf.type())));
+        }
+        if (out.size() > MAX_COLUMNS) {
+            throw new SyncException("the source has " + out.size() + " columns once its structs are opened up; a "
+                    + "PostgreSQL table holds at most " + MAX_COLUMNS + ", so this source cannot be synced (a Delta "
+                    + "table of the columns needed, registered with POST /api/2.1/unity-catalog/tables, can)");
         }
         return new OnlineColumns(out);
     }

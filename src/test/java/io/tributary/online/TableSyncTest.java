@@ -373,6 +373,49 @@ class TableSyncTest {
         assertThat(state.rowsSynced()).isEqualTo(4);
     }
 
+    /** A source of {@code fields} long columns besides its key and timestamp. */
+    static Schema wide(int fields) {
+        StringBuilder b = new StringBuilder("{\"type\":\"record\",\"name\":\"Row\",\"namespace\":\"io.tributary.row\","
+                + "\"fields\":[{\"name\":\"key\",\"type\":\"string\"},{\"name\":\"stream_record_timestamp\","
+                + "\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-micros\"}}");
+        for (int i = 0; i < fields; i++) {
+            b.append(",{\"name\":\"f").append(i).append("\",\"type\":[\"null\",\"long\"],\"default\":null}");
+        }
+        return new Schema.Parser().parse(b.append("]}").toString());
+    }
+
+    /**
+     * PostgreSQL's tables hold at most 1,600 columns, and a stream's schema may have up to 10,000: a wider source was
+     * synced and failed at every commit ("tables can have at most 1600 columns"). Now it stops at once saying why (the
+     * create is a 400 with the same words), and so does a source that grows past the limit after its first syncs.
+     */
+    @Test
+    void aSourceWiderThanAPostgresTableStopsTheSyncSayingWhy() {
+        Schema atLimit = wide(OnlineColumns.MAX_COLUMNS - 2);
+        String at = tables.defaultLocation("c", "s", "wide_ingestion");
+        DeltaTable t = tables.create(at, atLimit, Map.of(P, 0L));
+        GenericRecord r = new org.apache.avro.generic.GenericData.Record(atLimit);
+        r.put("key", "a");
+        r.put("stream_record_timestamp", 1L);
+        r.put("f7", 7L);
+        t.commit(List.of(t.writeDataFile(List.of(r))), Map.of(P, new OffsetRange(0, 1)));
+        SyncSpec spec = registered(new SyncSpec("id-wide", "c.s.wide_online", "wide_online", at, List.of("key"),
+                "stream_record_timestamp", SyncPolicy.CONTINUOUS));
+        TableSync sync = new TableSync(tables, store);
+        sync.run(spec);
+        assertThat(store.rowCount("wide_online")).isEqualTo(1);
+
+        Schema over = wide(OnlineColumns.MAX_COLUMNS - 1);
+        assertThat(t.evolveSchema(over)).isPresent();
+        GenericRecord later = new org.apache.avro.generic.GenericData.Record(over);
+        later.put("key", "b");
+        later.put("stream_record_timestamp", 2L);
+        t.commit(List.of(t.writeDataFile(List.of(later))), Map.of(P, new OffsetRange(1, 2)));
+        assertThatThrownBy(() -> sync.run(spec)).isInstanceOf(SyncException.class)
+                .hasMessageContaining("has 1601 columns").hasMessageContaining("at most 1600");
+        assertThat(store.rowCount("wide_online")).as("nothing of it written").isEqualTo(1);
+    }
+
     @Test
     void aSchemaThatGainsAColumnAddsItAndOtherChangesStopTheSync() {
         SyncSpec spec = spec(SyncPolicy.TRIGGERED);

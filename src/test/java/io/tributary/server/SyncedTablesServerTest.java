@@ -214,6 +214,31 @@ class SyncedTablesServerTest {
     }
 
     /**
+     * A source wider than PostgreSQL's 1,600 columns (a stream may have 10,000): a 400 naming the source, not a sync
+     * that fails at every commit.
+     */
+    @Test
+    void aSourceWiderThanAPostgresTableIsRefusedAtCreate() {
+        String stream = "main." + unique("w") + ".wide";
+        StringBuilder properties = new StringBuilder();
+        for (int i = 0; i < 1_600; i++) {
+            properties.append(i == 0 ? "" : ",").append("\\\"p").append(i)
+                    .append("\\\":{\\\"type\\\":\\\"integer\\\"}");
+        }
+        as(ALICE).body("{\"name\": \"" + stream + "\", \"source_config\": {\"direct_source_config\": {}}, "
+                + "\"schema_config\": {\"direct_schemas\": {\"payload_schema\": {\"json_schema\": "
+                + "\"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{" + properties + "}}\"}}}, "
+                + "\"ingestion_config\": {\"ingestion_destination\": {\"delta_table_name\": \"" + stream
+                + "_ingestion\"}}}").post(STREAMS).then().statusCode(200);
+        as(ALICE).body("{\"name\": \"" + stream + "_online\", \"spec\": {\"source_table_full_name\": \"" + stream
+                + "_ingestion\", \"primary_key_columns\": [\"value.p0\"], \"timeseries_key\": null, "
+                + "\"scheduling_policy\": \"TRIGGERED\"}}").post(SYNCED).then().statusCode(400)
+                .body("message", org.hamcrest.Matchers.allOf(
+                        org.hamcrest.Matchers.startsWith("spec.source_table_full_name"),
+                        org.hamcrest.Matchers.containsString("holds at most 1600")));
+    }
+
+    /**
      * The owner of a synced table deletes it after its source stream was deleted, as its STOPPED message tells her to
      * (SPEC §9.1: owning it is enough). Before, the delete asked SELECT on the source first, which nobody but an admin
      * holds once the stream is gone: the owner got a 403 and the PostgreSQL table stayed.
