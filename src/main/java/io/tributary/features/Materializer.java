@@ -5,6 +5,7 @@ import io.tributary.delta.SnapshotFiles;
 import io.tributary.delta.ChangesUnavailableException;
 import io.tributary.delta.TableChanges;
 import io.tributary.delta.Tables;
+import io.tributary.online.OnlineStore;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -66,13 +67,6 @@ public final class Materializer {
      * from a clock ahead can make late.
      */
     public static final long MAX_AHEAD_MS = 60 * 60_000;
-
-    /**
-     * Most UTF-8 bytes of an entity's key text ({@link EntityKeys#of}): the tiles' and newest windows' primary keys
-     * lead with it, and PostgreSQL's B-tree holds an entry of at most 2,704 bytes. A longer one (a producer's 9 kB id)
-     * failed the round's statement, and so every later round of the view; its records are skipped and counted.
-     */
-    static final int MAX_ENTITY_BYTES = 2_400;
 
     private final int chunkRecords;
 
@@ -225,7 +219,7 @@ public final class Materializer {
         if (r.oversized > 0) {
             LOG.warnf("feature view %s: skipped %d records whose entity key is over %d bytes, too long for "
                     + "PostgreSQL's primary key index (counted in records_skipped; the source keeps them), the first: "
-                    + "%.100s…", spec.name(), r.oversized, MAX_ENTITY_BYTES, r.firstOversized);
+                    + "%.100s…", spec.name(), r.oversized, OnlineStore.MAX_KEY_BYTES, r.firstOversized);
         }
         long t1 = System.nanoTime();
         DeltaTable table = offline.open(spec);
@@ -325,7 +319,10 @@ public final class Materializer {
         long skipped;
         /** Of {@link #skipped}, records whose event time was beyond {@link #MAX_AHEAD_MS} after their commit. */
         long ahead;
-        /** Of {@link #skipped}, records whose entity key is over {@link #MAX_ENTITY_BYTES}; the first one's. */
+        /**
+         * Of {@link #skipped}, records whose entity key text is too long for the online tables' primary keys
+         * ({@link OnlineStore#MAX_KEY_BYTES}: they lead with it); the first one's.
+         */
         long oversized;
         String firstOversized;
         long greatestAhead = Long.MIN_VALUE;
@@ -351,8 +348,7 @@ public final class Materializer {
                     skipped++;
                     continue;
                 }
-                if (entity.length() * 3L > MAX_ENTITY_BYTES
-                        && entity.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_ENTITY_BYTES) {
+                if (OnlineStore.keyTooLong(entity)) {
                     skipped++;
                     if (oversized++ == 0) {
                         firstOversized = entity;

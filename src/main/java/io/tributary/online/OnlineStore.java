@@ -38,6 +38,38 @@ public final class OnlineStore {
         return schema;
     }
 
+    /**
+     * Most UTF-8 bytes the text of a primary key in the online database may hold (a synced table's key columns
+     * together, a feature view's entity key text). PostgreSQL's B-tree holds an entry of at most 2,704 bytes (8 kB
+     * pages), less when compression does not help: a longer key failed its statement, and with it every later sync or
+     * round. Rows with such a key are skipped and counted instead; the margin leaves room for the entry's header and
+     * a key's other parts.
+     */
+    public static final int MAX_KEY_BYTES = 2_400;
+
+    /**
+     * Whether a key's text is over {@link #MAX_KEY_BYTES}: {@code key} a string or a list of a key's parts (only the
+     * strings count). A char is at most 3 UTF-8 bytes, so the exact count is taken only when that bound is over.
+     */
+    public static boolean keyTooLong(Object key) {
+        long chars = 0;
+        if (key instanceof String s) {
+            chars = s.length();
+        } else if (key instanceof List<?> parts) {
+            for (Object part : parts) {
+                chars += part instanceof String s ? s.length() : 0;
+            }
+        }
+        if (chars * 3 <= MAX_KEY_BYTES) {
+            return false;
+        }
+        long bytes = 0;
+        for (Object part : key instanceof List<?> parts ? parts : List.of(key)) {
+            bytes += part instanceof String s ? s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length : 0;
+        }
+        return bytes > MAX_KEY_BYTES;
+    }
+
     public Connection connection() throws SQLException {
         prepare();
         return database.getConnection();

@@ -295,16 +295,8 @@ public final class TableSync {
     }
 
     /**
-     * Most UTF-8 bytes a key's text parts may hold together. PostgreSQL's B-tree holds an index entry of at most 2,704
-     * bytes (8 kB pages), less when compression does not help: a longer key failed the statement, and with it every
-     * later sync of the table. Such a row is skipped and counted instead (its key cannot be a primary key here); the
-     * margin leaves room for the entry's header and the key's other parts.
-     */
-    static final int MAX_KEY_BYTES = 2_400;
-
-    /**
      * Writes the rows, latest per key; returns {rows read with a key, rows skipped for a NULL key, rows skipped for a
-     * key over {@link #MAX_KEY_BYTES}}. Values are taken
+     * key over {@link OnlineStore#MAX_KEY_BYTES}}. Values are taken
      * straight from Kernel's column vectors into one array per column (no map per row), and each chunk of distinct
      * keys goes out as one statement whatever its size (see {@link Upserts}).
      */
@@ -317,7 +309,6 @@ public final class TableSync {
         long read = 0;
         long nullKeys = 0;
         long oversized = 0;
-        boolean textKey = key.stream().anyMatch(k -> k.pgType().equals("text"));
         Map<Object, Integer> slots = new HashMap<>();
         List<Object[]> chunk = new ArrayList<>();
         ColumnValues[] readers = new ColumnValues[width];
@@ -350,12 +341,12 @@ public final class TableSync {
                         nullKeys++;
                         continue;
                     }
-                    if (textKey && keyBytes(k) > MAX_KEY_BYTES) {
+                    if (OnlineStore.keyTooLong(k)) {
                         if (oversized++ == 0) {
                             LOG.warnf("online table %s: skipped a row whose key is over %d bytes, too long for "
                                     + "PostgreSQL's primary key index (counted in the synced table's "
                                     + "oversized_keys_skipped; the source table keeps it): %.100s…",
-                                    store.qualified(table), MAX_KEY_BYTES, k);
+                                    store.qualified(table), OnlineStore.MAX_KEY_BYTES, k);
                         }
                         continue;
                     }
@@ -387,26 +378,6 @@ public final class TableSync {
         return new long[] {read, nullKeys, oversized};
     }
 
-    /** UTF-8 bytes of a key's text parts (a char is at most 3 bytes: the exact count only when that bound is over). */
-    private static long keyBytes(Object k) {
-        List<?> parts = k instanceof List<?> l ? l : List.of(k);
-        long chars = 0;
-        for (Object part : parts) {
-            if (part instanceof String str) {
-                chars += str.length();
-            }
-        }
-        if (chars * 3 <= MAX_KEY_BYTES) {
-            return chars;
-        }
-        long bytes = 0;
-        for (Object part : parts) {
-            if (part instanceof String str) {
-                bytes += str.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-            }
-        }
-        return bytes;
-    }
 
     /** True when {@code incoming} orders before {@code held}; NULL orders before everything. */
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -308,7 +308,7 @@ class MaterializerSourceTest {
         Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
         String random = new java.util.Random(7).ints(9_000, 'a', 'z' + 1)
                 .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        String atLimit = random.substring(0, Materializer.MAX_ENTITY_BYTES - 4); // the key text adds [" and "]
+        String atLimit = random.substring(0, OnlineStore.MAX_KEY_BYTES - 4); // the key text adds [" and "]
         append(rows(V1, 1, random, 2, 20, atLimit, 3, 30));
         materializer.run(spec);
         append(rows(V1, 3, "u2", 4, 40));

@@ -357,8 +357,8 @@ class TableSyncTest {
         String random = new java.util.Random(7).ints(9_000, 'a', 'z' + 1)
                 .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
         // The fixture's key column holds the user too: each key below is twice its user's bytes.
-        String atLimit = random.substring(0, TableSync.MAX_KEY_BYTES / 2);
-        String twoByteAtLimit = "é".repeat(TableSync.MAX_KEY_BYTES / 4);
+        String atLimit = random.substring(0, OnlineStore.MAX_KEY_BYTES / 2);
+        String twoByteAtLimit = "é".repeat(OnlineStore.MAX_KEY_BYTES / 4);
         String twoByteOver = twoByteAtLimit + "a";
         append(rows(V1, 0, random, 1, 10, atLimit, 2, 10, twoByteOver, 3, 10, twoByteAtLimit, 4, 10, "u1", 5, 10));
         SyncResult first = sync.run(spec);
