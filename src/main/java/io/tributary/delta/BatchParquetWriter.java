@@ -90,7 +90,7 @@ final class BatchParquetWriter {
                 throw new IllegalArgumentException("no rows to write to " + path + ": a Parquet file needs a schema");
             }
         }
-        try (PositionOutputStream out = fileIO.newOutputFile(path).create(true)) {
+        try (file; PositionOutputStream out = fileIO.newOutputFile(path).create(true)) {
             file.writeTo(out);
         }
     }

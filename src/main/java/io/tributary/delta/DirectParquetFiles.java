@@ -44,38 +44,42 @@ final class DirectParquetFiles {
 
         String name = "part-00000-" + UUID.randomUUID() + "-c000.snappy.parquet";
         MemoryOutputFile out = new MemoryOutputFile(name, 1 << 20);
-        Builder builder = new Builder(out, support);
-        boolean relearn = dictionaries.apply(builder);
-        ParquetWriter<RowSource> written;
-        long count = 0;
-        rows.rewind();
-        try (ParquetWriter<RowSource> writer = builder
-                .withConf(conf)
-                .withCodecFactory(PureJavaCodecs.INSTANCE)
-                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                .withRowGroupSize(ParquetDataFiles.ROW_GROUP_BYTES)
-                .build()) {
-            written = writer;
-            while (rows.next()) {
-                writer.write(rows);
-                count++;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing a Parquet file for " + tableRoot + " failed", e);
-        }
-        if (count == 0) {
-            throw new IllegalArgumentException("a data file needs at least one row");
-        }
-        dictionaries.learn(written.getFooter(), relearn);
-        DataFileStatistics stats = FooterStatistics.of(fileSchema, deltaSchema, plan, written.getFooter(), count);
-        byte[] bytes = out.bytes();
         try {
-            storage.put(tableRoot + "/" + name, bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException("storing data file " + name + " in " + tableRoot + " failed", e);
+            Builder builder = new Builder(out, support);
+            boolean relearn = dictionaries.apply(builder);
+            ParquetWriter<RowSource> written;
+            long count = 0;
+            rows.rewind();
+            try (ParquetWriter<RowSource> writer = builder
+                    .withConf(conf)
+                    .withCodecFactory(PureJavaCodecs.INSTANCE)
+                    .withCompressionCodec(CompressionCodecName.SNAPPY)
+                    .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                    .withRowGroupSize(ParquetDataFiles.ROW_GROUP_BYTES)
+                    .withMinRowCountForPageSizeCheck(ParquetDataFiles.MIN_ROWS_PER_SIZE_CHECK)
+                    .build()) {
+                written = writer;
+                while (rows.next()) {
+                    writer.write(rows);
+                    count++;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing a Parquet file for " + tableRoot + " failed", e);
+            }
+            if (count == 0) {
+                throw new IllegalArgumentException("a data file needs at least one row");
+            }
+            dictionaries.learn(written.getFooter(), relearn);
+            DataFileStatistics stats = FooterStatistics.of(fileSchema, deltaSchema, plan, written.getFooter(), count);
+            try {
+                storage.put(tableRoot + "/" + name, out);
+            } catch (IOException e) {
+                throw new UncheckedIOException("storing data file " + name + " in " + tableRoot + " failed", e);
+            }
+            return new DataFile(name, out.size(), count, stats.serializeAsJson(deltaSchema));
+        } finally {
+            out.discard();
         }
-        return new DataFile(name, bytes.length, count, stats.serializeAsJson(deltaSchema));
     }
 
     private static final class Builder extends ParquetWriter.Builder<RowSource, Builder> {

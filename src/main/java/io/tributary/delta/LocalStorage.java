@@ -172,8 +172,16 @@ final class LocalStorage implements Storage {
 
     @Override
     public void put(String path, byte[] data) throws IOException {
-        Path target = toPath(path);
-        Path temp = writeTemp(target, data);
+        publish(toPath(path), data(data));
+    }
+
+    @Override
+    public void put(String path, MemoryOutputFile file) throws IOException {
+        publish(toPath(path), channel -> file.writeTo(java.nio.channels.Channels.newOutputStream(channel)));
+    }
+
+    private static void publish(Path target, Body body) throws IOException {
+        Path temp = writeTemp(target, body);
         try {
             try {
                 Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -192,7 +200,7 @@ final class LocalStorage implements Storage {
     @Override
     public void putIfAbsent(String path, byte[] data) throws IOException {
         Path target = toPath(path);
-        Path temp = writeTemp(target, data);
+        Path temp = writeTemp(target, data(data));
         try {
             Files.createLink(target, temp);
         } finally {
@@ -200,16 +208,27 @@ final class LocalStorage implements Storage {
         }
     }
 
-    private static Path writeTemp(Path target, byte[] data) throws IOException {
+    /** What a temporary file is filled with. */
+    private interface Body {
+        void writeTo(FileChannel channel) throws IOException;
+    }
+
+    private static Body data(byte[] data) {
+        return channel -> {
+            ByteBuffer buffer = ByteBuffer.wrap(data);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        };
+    }
+
+    private static Path writeTemp(Path target, Body body) throws IOException {
         Files.createDirectories(target.getParent());
         Path temp = target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
         // One fsync per file before it becomes visible: with O_SYNC (StandardOpenOption.SYNC) every 8 KB chunk of a
         // multi-megabyte data file was a synchronous disk write.
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer buffer = ByteBuffer.wrap(data);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
+            body.writeTo(channel);
             channel.force(true);
         }
         return temp;

@@ -32,8 +32,20 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  */
 final class ParquetDataFiles {
 
-    /** Rows should not straddle row groups for files of a micro-batch; 128 MB matches Delta's default target. */
-    static final long ROW_GROUP_BYTES = 128L * 1024 * 1024;
+    /**
+     * 128 MB, Delta's default target, so that a micro-batch's file is one row group; less in a small heap: a row
+     * group's pages are held until it is complete, and a compaction's 128 MB file was then held twice (pages, then
+     * the file) beside the pipelines' batches. A sixteenth of the maximum heap keeps it to 32 MB in a 512 MB server.
+     */
+    static final long ROW_GROUP_BYTES = Math.max(8L << 20, Math.min(128L << 20,
+            Runtime.getRuntime().maxMemory() / 16));
+
+    /**
+     * How many rows may go by before a page's size is looked at (parquet-hadoop's default, 100): beyond it the writer
+     * estimates from the rows' sizes so far when to look next, which costs nothing for small rows, but with 100 the
+     * first look at a column of 300 kB strings came after a 30 MB page, held raw and again compressed.
+     */
+    static final int MIN_ROWS_PER_SIZE_CHECK = 1;
 
     private final Storage storage;
     private final DirectParquetFiles direct;
@@ -58,35 +70,39 @@ final class ParquetDataFiles {
         String name = "part-00000-" + UUID.randomUUID() + "-c000.snappy.parquet";
         FileStatistics stats = new FileStatistics(rowSchema, deltaSchema);
         MemoryOutputFile out = new MemoryOutputFile(name, 1 << 20);
-        AvroParquetWriter.Builder<GenericRecord> builder = AvroParquetWriter.<GenericRecord>builder(out);
-        boolean relearn = dictionaries.apply(builder);
-        ParquetWriter<GenericRecord> written;
-        try (ParquetWriter<GenericRecord> writer = builder
-                .withSchema(fileSchema(rowSchema))
-                .withDataModel(dataModel())
-                // Three-level lists are what Spark and Kernel read; parquet-avro's default is the legacy two-level.
-                .withConf(new PlainParquetConfiguration(Map.of(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, "false")))
-                .withCodecFactory(PureJavaCodecs.INSTANCE)
-                .withCompressionCodec(CompressionCodecName.SNAPPY)
-                .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                .withRowGroupSize(ROW_GROUP_BYTES)
-                .build()) {
-            written = writer;
-            for (GenericRecord row : rows) {
-                writer.write(row);
-                stats.add(row);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing a Parquet file for " + tableRoot + " failed", e);
-        }
-        dictionaries.learn(written.getFooter(), relearn);
-        byte[] bytes = out.bytes();
         try {
-            storage.put(tableRoot + "/" + name, bytes);
-        } catch (IOException e) {
-            throw new UncheckedIOException("storing data file " + name + " in " + tableRoot + " failed", e);
+            AvroParquetWriter.Builder<GenericRecord> builder = AvroParquetWriter.<GenericRecord>builder(out);
+            boolean relearn = dictionaries.apply(builder);
+            ParquetWriter<GenericRecord> written;
+            try (ParquetWriter<GenericRecord> writer = builder
+                    .withSchema(fileSchema(rowSchema))
+                    .withDataModel(dataModel())
+                    // Three-level lists are what Spark and Kernel read; parquet-avro's default is the legacy two-level.
+                    .withConf(new PlainParquetConfiguration(Map.of(AvroWriteSupport.WRITE_OLD_LIST_STRUCTURE, "false")))
+                    .withCodecFactory(PureJavaCodecs.INSTANCE)
+                    .withCompressionCodec(CompressionCodecName.SNAPPY)
+                    .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                    .withRowGroupSize(ROW_GROUP_BYTES)
+                    .withMinRowCountForPageSizeCheck(MIN_ROWS_PER_SIZE_CHECK)
+                    .build()) {
+                written = writer;
+                for (GenericRecord row : rows) {
+                    writer.write(row);
+                    stats.add(row);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("writing a Parquet file for " + tableRoot + " failed", e);
+            }
+            dictionaries.learn(written.getFooter(), relearn);
+            try {
+                storage.put(tableRoot + "/" + name, out);
+            } catch (IOException e) {
+                throw new UncheckedIOException("storing data file " + name + " in " + tableRoot + " failed", e);
+            }
+            return new DataFile(name, out.size(), stats.result().getNumRecords(), stats.json());
+        } finally {
+            out.discard();
         }
-        return new DataFile(name, bytes.length, stats.result().getNumRecords(), stats.json());
     }
 
     /**

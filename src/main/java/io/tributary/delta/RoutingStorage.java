@@ -75,6 +75,11 @@ final class RoutingStorage implements Storage {
     }
 
     @Override
+    public void put(String path, MemoryOutputFile file) throws IOException {
+        route(path).put(path, file);
+    }
+
+    @Override
     public void putIfAbsent(String path, byte[] data) throws IOException {
         route(path).putIfAbsent(path, data);
     }

@@ -191,6 +191,24 @@ final class S3Storage implements Storage {
         }
     }
 
+    @Override
+    public void put(String path, MemoryOutputFile file) throws IOException {
+        Location l = parse(path);
+        try {
+            // A content provider reads the chunks in place (RequestBody.fromBytes copies the array first).
+            s3.putObject(b -> b.bucket(l.bucket()).key(l.key()).contentLength(file.size()),
+                    RequestBody.fromContentProvider(() -> {
+                        try {
+                            return file.open();
+                        } catch (IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    }, file.size(), "application/octet-stream"));
+        } catch (SdkException e) {
+            throw io("write", l, e);
+        }
+    }
+
     /**
      * {@code If-None-Match: *}: S3 answers 412 when the key exists, and 409 while another conditional write of the
      * same key is in flight (retry: it then resolves to 412 or to success). S3 decides atomically, so of several

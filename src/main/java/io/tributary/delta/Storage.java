@@ -42,6 +42,11 @@ interface Storage {
     /** Writes the whole file at once; readers never see a partial file. Replaces an existing file. */
     void put(String path, byte[] data) throws IOException;
 
+    /** As {@link #put(String, byte[])}, from the file's chunks in place: a data file is never copied into one array. */
+    default void put(String path, MemoryOutputFile file) throws IOException {
+        put(path, file.bytes());
+    }
+
     /**
      * Creates the file only if nothing exists at {@code path}, atomically across processes: of two writers racing
      * for the same path exactly one wins.

@@ -2,6 +2,7 @@ package io.tributary.server;
 
 import io.tributary.delta.TableSnapshot;
 import io.tributary.delta.PartitionKey;
+import io.tributary.ingest.BatchMemory;
 import io.tributary.ingest.MicroBatch;
 import io.tributary.ingest.PipelineSpec;
 import io.tributary.ingest.SourceRecord;
@@ -54,6 +55,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private final TableSnapshot table;
     private final StreamIngester ingester;
     private final MicroBatch.Builder batch = MicroBatch.builder();
+    /** The process's pipelines' records ({@link BatchMemory}) and this session's part of them. */
+    private final BatchMemory memory;
+    private final java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
     private long batchOpenedNanos;
     /** When the previous batch closed; at first a whole interval ago, so the first records need not wait one out. */
     private long lastClosedNanos;
@@ -84,6 +88,7 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         this.ingester = ingester;
         this.missingTopics = new MissingTopics(spec.subscription(), status);
         this.lastClosedNanos = System.nanoTime() - settings.triggerInterval().toNanos();
+        this.memory = settings.memory();
     }
 
     /** Where the stream stood when {@link #run()} returned true. */
@@ -141,6 +146,8 @@ final class ConsumerSession implements ConsumerRebalanceListener {
             return false;
         } finally {
             awaitWriter();
+            // The batch being collected and one waiting for the writer are dropped with the session.
+            memory.release(held.getAndSet(0));
         }
     }
 
@@ -158,7 +165,8 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private boolean closes(long now) {
         int size = batch.size();
         long bytes = batch.byteSize();
-        return settings.closes(size, bytes, batchOpenedNanos, lastClosedNanos, false, now)
+        return size > 0 && memory.full()
+                || settings.closes(size, bytes, batchOpenedNanos, lastClosedNanos, false, now)
                 || settings.closes(size, bytes, batchOpenedNanos, lastClosedNanos, true, now) && atLogEnd();
     }
 
@@ -190,9 +198,19 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         if (batch.isEmpty()) {
             batchOpenedNanos = lastRecordNanos;
         }
+        long before = batch.byteSize();
         for (ConsumerRecord<byte[], byte[]> r : records) {
             batch.add(new SourceRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value()));
         }
+        long added = batch.byteSize() - before;
+        held.addAndGet(added);
+        memory.take(added);
+    }
+
+    /** The records of a batch written or dropped are no longer held. */
+    private void free(long bytes) {
+        held.addAndGet(-bytes);
+        memory.release(bytes);
     }
 
     private boolean writerBusy() {
@@ -208,15 +226,19 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         reportedStall = false;
         LogContext.batchSize(closed.size());
         inflight = writer.submit(() -> {
-            LogContext.stream(spec.streamName());
-            ingester.ingest(closed).ifPresent(result -> {
-                status.committed(result);
-                metrics.committed(result);
-                if (!result.reread().isEmpty()) {
-                    reread = true;
-                }
-            });
-            return null;
+            try {
+                LogContext.stream(spec.streamName());
+                ingester.ingest(closed).ifPresent(result -> {
+                    status.committed(result);
+                    metrics.committed(result);
+                    if (!result.reread().isEmpty()) {
+                        reread = true;
+                    }
+                });
+                return null;
+            } finally {
+                free(closed.byteSize());
+            }
         });
     }
 
@@ -238,8 +260,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
             }
             if (reread) {
                 reread = false;
-                batch.build();
+                free(batch.build().byteSize());
                 if (waiting != null) {
+                    free(waiting.byteSize());
                     waiting = null;
                     consumer.resume(consumer.paused());
                 }
@@ -435,7 +458,9 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private void drop(Collection<TopicPartition> partitions) {
         List<PartitionKey> keys = partitions.stream().map(tp -> new PartitionKey(tp.topic(), tp.partition()))
                 .toList();
+        long before = batch.byteSize();
         batch.removePartitions(keys);
+        free(before - batch.byteSize());
     }
 
     /** Every partition starts at the table's position, or at its beginning when the table has none for it. */

@@ -26,6 +26,13 @@ public interface IngestConfig {
     @WithConverter(ByteSizeConverter.class)
     Long maxBatchBytes();
 
+    /**
+     * The bytes of Kafka records all streams' pipelines of this server may hold at once ({@link
+     * io.tributary.ingest.BatchMemory}); unset: a tenth of the maximum heap. Batches close early when it is reached.
+     */
+    @WithConverter(ByteSizeConverter.class)
+    java.util.Optional<Long> maxMemory();
+
     /** How soon new topics matching a pattern, and partitions added later, are picked up. */
     @WithDefault("30s")
     @WithConverter(DurationConverter.class)

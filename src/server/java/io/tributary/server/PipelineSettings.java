@@ -1,5 +1,6 @@
 package io.tributary.server;
 
+import io.tributary.ingest.BatchMemory;
 import java.time.Duration;
 
 /**
@@ -7,10 +8,15 @@ import java.time.Duration;
  * {@code idleTimeout}: how long a pipeline reads nothing before it closes its consumer and leaves the stream to
  * {@link IdleWatch}. {@code sessionTimeout}: how long the stream's consumer group waits for a silent server before
  * the others take over its partitions. {@code maxStaleness}: how long the oldest record not in the table may wait
- * before the stream is {@code STALLED} even though it commits ({@link StallWatch}).
+ * before the stream is {@code STALLED} even though it commits ({@link StallWatch}). {@code memory}: the records every
+ * pipeline of the process holds, against one limit ({@link BatchMemory}); shared by all pipelines made with these
+ * settings.
  */
 record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
-        Duration idleTimeout, Duration sessionTimeout, Duration maxStaleness) {
+        Duration idleTimeout, Duration sessionTimeout, Duration maxStaleness, BatchMemory memory) {
+
+    /** The process's pipelines' memory at its default limit, for settings not made from the configuration. */
+    private static final BatchMemory PROCESS = new BatchMemory(BatchMemory.defaultLimit());
 
     /** A pipeline that never idles: it keeps its consumer for as long as it runs. */
     static final Duration NEVER = Duration.ofDays(365 * 100);
@@ -27,6 +33,12 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
         require(idleTimeout.toMillis() > 0, "idle-timeout", idleTimeout);
         require(sessionTimeout.toMillis() > 0, "session-timeout", sessionTimeout);
         require(maxStaleness.toMillis() > 0, "max-staleness", maxStaleness);
+    }
+
+    PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
+            Duration idleTimeout, Duration sessionTimeout, Duration maxStaleness) {
+        this(triggerInterval, maxBatchRecords, maxBatchBytes, topicRefresh, idleTimeout, sessionTimeout, maxStaleness,
+                PROCESS);
     }
 
     PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxBatchBytes, Duration topicRefresh,
@@ -52,8 +64,11 @@ record PipelineSettings(Duration triggerInterval, int maxBatchRecords, long maxB
     }
 
     static PipelineSettings of(IngestConfig config) {
+        long memory = config.maxMemory().orElseGet(BatchMemory::defaultLimit);
+        require(memory > 0, "max-memory", memory);
         return new PipelineSettings(config.triggerInterval(), config.maxBatchRecords(), config.maxBatchBytes(),
-                config.topicRefresh(), config.idleTimeout(), config.sessionTimeout(), config.maxStaleness());
+                config.topicRefresh(), config.idleTimeout(), config.sessionTimeout(), config.maxStaleness(),
+                new BatchMemory(memory));
     }
 
     /**

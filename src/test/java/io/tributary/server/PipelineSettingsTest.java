@@ -95,6 +95,10 @@ class PipelineSettingsTest {
                 return PipelineSettings.SESSION_TIMEOUT;
             }
 
+            public java.util.Optional<Long> maxMemory() {
+                return java.util.Optional.empty();
+            }
+
             public Duration maxStaleness() {
                 return PipelineSettings.MAX_STALENESS;
             }

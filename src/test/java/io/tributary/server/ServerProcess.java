@@ -113,6 +113,11 @@ public final class ServerProcess {
         }
 
         @Override
+        public java.util.Optional<Long> maxMemory() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
         public Duration maxStaleness() {
             return PipelineSettings.MAX_STALENESS;
         }
