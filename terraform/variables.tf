@@ -137,7 +137,7 @@ variable "msk_cluster_arns" {
 }
 
 variable "backfill_source_bucket_arns" {
-  description = "S3 buckets holding backfill source tables outside the warehouse; stream-api and backfill may read them."
+  description = "S3 buckets holding backfill source tables outside the warehouse; stream-api and backfill may read them, and stream-api may register tables there (TRIBUTARY_EXTERNAL_LOCATIONS)."
   type        = list(string)
   default     = []
 

@@ -48,6 +48,21 @@ class TerraformTest extends TerraformParsed {
         assertThat(functions).as("functions the Terraform refers to by name").containsAll(referenced);
     }
 
+    /**
+     * The buckets iam.tf lets stream-api read backfill sources from are roots it accepts tables in: a stream names its
+     * backfill source as a registered table, and registering one outside the warehouse needs its root in
+     * TRIBUTARY_EXTERNAL_LOCATIONS (SPEC 2.4). Without it every backfill source there was a 403 naming the setting,
+     * and backfill_source_bucket_arns granted a read nothing could use.
+     */
+    @Test
+    void backfillSourceBucketsAreLocationsStreamApiAccepts() {
+        String environment = model.resolve(model.local("", "extra_environment").get("stream-api"), "");
+        assertThat(environment).contains("TRIBUTARY_EXTERNAL_LOCATIONS").contains("var.backfill_source_bucket_arns")
+                .contains("s3://");
+        assertThat(model.resolve(model.local("", "backfill_source_objects"), "")).as("what iam.tf grants")
+                .contains("var.backfill_source_bucket_arns");
+    }
+
     @Test
     void everyFunctionIsDeployedWithItsTrigger() throws IOException {
         Set<String> functions = FunctionConfigs.names(REPO);
