@@ -18,7 +18,7 @@ import org.eclipse.microprofile.config.Config;
 public final class RegistryConnectOptions {
     static final String SSL_MODE = DerivedJdbcUrl.SSL_MODE;
     static final String TRUST_ALL = "quarkus.datasource.reactive.trust-all";
-    static final String TRUST_PEM = "quarkus.datasource.reactive.trust-certificate-pem.enabled";
+    static final String TRUST_PEM = "quarkus.datasource.reactive.trust-certificate-pem";
     static final String TRUST_PEM_CERTS = "quarkus.datasource.reactive.trust-certificate-pem.certs";
     static final String HOSTNAME_VERIFICATION = "quarkus.datasource.reactive.hostname-verification-algorithm";
 
