@@ -71,9 +71,14 @@ locals {
     TRIBUTARY_AWS_KAFKA_SECURITY_GROUP_ID            = module.network.functions_security_group_id
   }
 
+  # Where stream-api may register tables besides the warehouse (TRIBUTARY_EXTERNAL_LOCATIONS, SPEC 2.4): the backfill
+  # source buckets, which iam.tf lets stream-api and backfill read. A stream names its backfill source as a registered
+  # table, so without this every backfill source outside the warehouse was refused with a 403.
+  external_locations = join(",", [for b in var.backfill_source_bucket_arns : "s3://${element(split(":::", b), 1)}"])
+
   # Settings one function needs about the others or about the deployment, beyond its own function.properties.
   extra_environment = {
-    "stream-api" = local.ingest_mapping_environment
+    "stream-api" = merge(local.ingest_mapping_environment, { TRIBUTARY_EXTERNAL_LOCATIONS = local.external_locations })
     "ingest"     = {}
     "backfill"   = local.ingest_mapping_environment
   }

@@ -146,10 +146,12 @@ data "aws_iam_policy_document" "ingest" {
     resources = [aws_s3_bucket.warehouse.arn]
   }
 
-  # Appends only: data files and commits are new objects; nothing ingest writes is ever deleted by it.
+  # Data files and commits are new objects. Delete only for data files of a batch it will not commit: the write
+  # fence found the stream deleted under the invocation, or one part of a parallel batch failed (without it they
+  # stayed under the deleted stream's location). Committed files are never deleted by ingest: vacuum is backfill's.
   statement {
-    sid       = "AppendToTables"
-    actions   = ["s3:GetObject", "s3:PutObject"]
+    sid       = "AppendToTablesRemoveUncommittedFiles"
+    actions   = ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"]
     resources = [local.warehouse_tables]
   }
 

@@ -44,6 +44,7 @@ module "network" {
   enable_nat_gateway      = var.enable_nat_gateway
   interface_endpoints     = var.interface_endpoints
   kafka_ports             = var.kafka_ports
+  schema_registry_ports   = var.schema_registry_ports
 }
 
 # Kafka clusters in other groups (such as an MSK cluster's) admit the functions on the broker ports.

@@ -114,6 +114,17 @@ variable "kafka_ports" {
   }
 }
 
+variable "schema_registry_ports" {
+  description = "TCP ports of the schema registries streams use (a connection's schema_registry_url), besides 443, which is always open: stream-api reads a subject at create and ingest fetches the schemas its records name. 8081 is Confluent Schema Registry's default."
+  type        = list(number)
+  default     = [8081]
+
+  validation {
+    condition     = alltrue([for p in var.schema_registry_ports : p >= 1 && p <= 65535 && floor(p) == p])
+    error_message = "schema_registry_ports must be TCP ports (1-65535)."
+  }
+}
+
 variable "kafka_security_group_ids" {
   description = "Security groups of Kafka clusters (such as MSK clusters) that must admit the functions on kafka_ports."
   type        = list(string)
@@ -137,7 +148,7 @@ variable "msk_cluster_arns" {
 }
 
 variable "backfill_source_bucket_arns" {
-  description = "S3 buckets holding backfill source tables outside the warehouse; stream-api and backfill may read them."
+  description = "S3 buckets holding backfill source tables outside the warehouse; stream-api and backfill may read them, and stream-api may register tables there (TRIBUTARY_EXTERNAL_LOCATIONS)."
   type        = list(string)
   default     = []
 

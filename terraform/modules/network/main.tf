@@ -123,6 +123,20 @@ resource "aws_vpc_security_group_egress_rule" "functions_kafka" {
   cidr_ipv4         = "0.0.0.0/0"
 }
 
+# Schema registries listen on ports of their own (Confluent Schema Registry: 8081); stream-api compiles a registry
+# subject at create and ingest fetches the schemas of the ids its records carry. Without a rule, only registries on
+# 443 were reachable and a stream of any other one could neither be created nor ingested.
+resource "aws_vpc_security_group_egress_rule" "functions_schema_registry" {
+  for_each = toset([for p in var.schema_registry_ports : tostring(p) if p != 443])
+
+  security_group_id = aws_security_group.functions.id
+  description       = "Schema registries"
+  ip_protocol       = "tcp"
+  from_port         = tonumber(each.value)
+  to_port           = tonumber(each.value)
+  cidr_ipv4         = "0.0.0.0/0"
+}
+
 # A self-managed Kafka event source mapping in a VPC needs its group to admit itself.
 resource "aws_vpc_security_group_ingress_rule" "functions_self" {
   security_group_id            = aws_security_group.functions.id

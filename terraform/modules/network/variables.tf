@@ -33,6 +33,11 @@ variable "kafka_ports" {
   type        = object({ from = number, to = number })
 }
 
+variable "schema_registry_ports" {
+  description = "TCP ports of the schema registries the functions connect to, besides 443."
+  type        = list(number)
+}
+
 variable "interface_endpoints" {
   description = "AWS services reached through interface endpoints instead of the NAT gateway (e.g. secretsmanager, lambda, sts)."
   type        = list(string)

@@ -80,6 +80,72 @@ class FunctionConfigsTest {
         assertThat(FunctionConfigs.load(REPO, "ingest").getProperty("function.trigger.batch-size")).matches("[0-9]+");
     }
 
+    /**
+     * Every setting a function's config gives it ({@code function.env.TRIBUTARY_*}) is read by a configuration of that
+     * function's build: src/main, its own source root, src/lambda-common and, where its pom profile adds it,
+     * src/lambda-mappings (never src/server, which no function compiles). A setting nothing reads only misleads whoever
+     * tunes it: ingest was given TRIBUTARY_INGEST_MAX_BATCH_RECORDS / _BYTES, which only the server's IngestConfig
+     * reads; on Lambda the event source mapping bounds a batch (function.trigger.batch-size, 6 MB a payload).
+     */
+    @Test
+    void everySettingAFunctionIsGivenIsReadByItsBuild() throws Exception {
+        String pom = Files.readString(REPO.resolve("pom.xml"));
+        for (String function : FunctionConfigs.names(REPO)) {
+            Properties p = FunctionConfigs.load(REPO, function);
+            List<Path> roots = new ArrayList<>(List.of(REPO.resolve("src/main/java"),
+                    REPO.resolve(p.getProperty("function.source-root")), REPO.resolve("src/lambda-common/java")));
+            if (profileOf(pom, function).contains("src/lambda-mappings/java")) {
+                roots.add(REPO.resolve("src/lambda-mappings/java"));
+            }
+            Set<String> read = new TreeSet<>();
+            for (Path root : roots) {
+                try (Stream<Path> sources = Files.walk(root)) {
+                    for (Path source : sources.filter(f -> f.toString().endsWith(".java")).toList()) {
+                        read.addAll(settingsRead(Files.readString(source)));
+                    }
+                }
+            }
+            for (String key : p.stringPropertyNames()) {
+                String variable = key.substring(key.startsWith("function.env.") ? "function.env.".length() : 0);
+                if (key.startsWith("function.env.TRIBUTARY_")) {
+                    assertThat(read).as(function + " " + key + ": read by nothing its build compiles")
+                            .anyMatch(name -> name.toUpperCase(java.util.Locale.ROOT)
+                                    .replaceAll("[^A-Z0-9]", "_").equals(variable));
+                }
+            }
+        }
+    }
+
+    /** The pom profile of {@code -Dfunction=<function>}, as text. */
+    private static String profileOf(String pom, String function) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<profile>(?:(?!</profile>).)*<value>"
+                + java.util.regex.Pattern.quote(function) + "</value>(?:(?!</profile>).)*</profile>",
+                java.util.regex.Pattern.DOTALL).matcher(pom);
+        assertThat(m.find()).as("pom profile of " + function).isTrue();
+        return m.group();
+    }
+
+    /** Property names a source reads: its @ConfigProperty names and its @ConfigMapping's prefix plus each method. */
+    private static Set<String> settingsRead(String source) {
+        Set<String> names = new TreeSet<>();
+        java.util.regex.Matcher property = java.util.regex.Pattern.compile("@ConfigProperty\\(name = \"([^\"]+)\"")
+                .matcher(source);
+        while (property.find()) {
+            names.add(property.group(1));
+        }
+        java.util.regex.Matcher mapping = java.util.regex.Pattern.compile("@ConfigMapping\\(prefix = \"([^\"]+)\"\\)")
+                .matcher(source);
+        if (mapping.find()) {
+            java.util.regex.Matcher method = java.util.regex.Pattern.compile("\\n\\s*[A-Za-z<>, ?]+ ([a-z][A-Za-z0-9]*)\\(\\);")
+                    .matcher(source);
+            while (method.find()) {
+                names.add(mapping.group(1) + "." + method.group(1).replaceAll("([A-Z])", "-$1").toLowerCase(
+                        java.util.Locale.ROOT));
+            }
+        }
+        return names;
+    }
+
     @Test
     void pomHasOneProfilePerFunctionAddingItsExtension() throws Exception {
         Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(REPO.resolve("pom.xml").toFile());

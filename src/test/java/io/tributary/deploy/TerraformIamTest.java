@@ -56,6 +56,27 @@ class TerraformIamTest extends TerraformParsed {
         assertThat(FunctionConfigs.names(REPO)).containsAll(managing);
     }
 
+    /**
+     * Every function writes table data files, and each removes those of a batch it will not commit: the ingest
+     * function when the write fence finds the stream deleted under it or one part of a parallel batch fails
+     * (StreamIngester, ParallelFiles; SPEC 2.3, lambda.ingest.IngestAfterDeleteTest), stream-api's pushes likewise,
+     * backfill a merge round or compaction that lost. The removal is best effort (a refusal is only logged), so
+     * without s3:DeleteObject the ingest function left its Parquet files under a deleted stream's location on AWS.
+     */
+    @Test
+    void everyFunctionMayRemoveTheDataFilesItDoesNotCommit() throws Exception {
+        for (String function : FunctionConfigs.names(REPO)) {
+            String document = reference(model.local("", "function_policies").path(function).asText(),
+                    "data.aws_iam_policy_document.", ".json");
+            assertThat(IamWildcards.statements(model)).as(function + " may write and remove the tables' files")
+                    .anySatisfy(s -> {
+                        assertThat(s.document().name()).isEqualTo(document);
+                        assertThat(texts(s.body().get("actions"))).contains("s3:PutObject", "s3:DeleteObject");
+                        assertThat(texts(s.body().get("resources"))).contains("${local.warehouse_tables}");
+                    });
+        }
+    }
+
     /** Functions whose pom profile adds src/lambda-mappings/java to their sources. */
     private static Set<String> functionsBuildingMappings() throws Exception {
         org.w3c.dom.Document pom = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()

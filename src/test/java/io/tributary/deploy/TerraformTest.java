@@ -48,6 +48,39 @@ class TerraformTest extends TerraformParsed {
         assertThat(functions).as("functions the Terraform refers to by name").containsAll(referenced);
     }
 
+    /**
+     * The buckets iam.tf lets stream-api read backfill sources from are roots it accepts tables in: a stream names its
+     * backfill source as a registered table, and registering one outside the warehouse needs its root in
+     * TRIBUTARY_EXTERNAL_LOCATIONS (SPEC 2.4). Without it every backfill source there was a 403 naming the setting,
+     * and backfill_source_bucket_arns granted a read nothing could use.
+     */
+    @Test
+    void backfillSourceBucketsAreLocationsStreamApiAccepts() {
+        String environment = model.resolve(model.local("", "extra_environment").get("stream-api"), "");
+        assertThat(environment).contains("TRIBUTARY_EXTERNAL_LOCATIONS").contains("var.backfill_source_bucket_arns")
+                .contains("s3://");
+        assertThat(model.resolve(model.local("", "backfill_source_objects"), "")).as("what iam.tf grants")
+                .contains("var.backfill_source_bucket_arns");
+    }
+
+    /**
+     * The functions reach the schema registries streams name on their own ports: stream-api reads a subject at create,
+     * ingest fetches the schemas of the ids its records carry (schema.RegistryClient). Their group's egress was 443 and
+     * the Kafka ports only, so a registry on any other port (Confluent Schema Registry's 8081, Apicurio's 8080) could
+     * be reached by nothing on AWS.
+     */
+    @Test
+    void theFunctionsReachSchemaRegistriesOnThePortsTheDeploymentNames() {
+        TerraformModel.Block rule = single(inModule(model.blocks("resource", "aws_vpc_security_group_egress_rule"),
+                "modules/network"), b -> b.name().equals("functions_schema_registry"));
+        assertThat(model.resolve(rule.body().get("for_each"), "modules/network")).contains("var.schema_registry_ports");
+        assertThat(model.resolve(rule.body().get("security_group_id"), "modules/network"))
+                .contains("aws_security_group.functions.id");
+        TerraformModel.Block network = single(model.blocks("module", ""), b -> b.name().equals("network"));
+        assertThat(network.body().path("schema_registry_ports").asText()).isEqualTo("${var.schema_registry_ports}");
+        assertThat(single(inModule(model.blocks("variable", ""), ""), b -> b.name().equals("schema_registry_ports")).body().toString()).contains("8081");
+    }
+
     @Test
     void everyFunctionIsDeployedWithItsTrigger() throws IOException {
         Set<String> functions = FunctionConfigs.names(REPO);

@@ -37,6 +37,8 @@ public class RegistryHealth {
 
     private final Vertx vertx;
     private final Optional<String> url;
+    /** The probe connects as the registry's pool does, TLS included. */
+    private final Optional<PgConnectOptions> options;
     private final Optional<String> user;
     private final Optional<String> password;
     private final Duration interval;
@@ -58,9 +60,12 @@ public class RegistryHealth {
     @Inject
     RegistryHealth(Vertx vertx, @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> url,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password, RegistryProbeConfig probe) {
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password, RegistryProbeConfig probe,
+            org.eclipse.microprofile.config.Config config) {
         this.vertx = vertx;
         this.url = url.map(u -> u.split(",")[0].trim());
+        this.options = this.url.map(u -> io.tributary.config.RegistryConnectOptions.withTls(
+                PgConnectOptions.fromUri(u), config));
         this.user = user;
         this.password = password;
         this.interval = probe.probeInterval();
@@ -213,7 +218,7 @@ public class RegistryHealth {
         if (c != null) {
             return Future.succeededFuture(c);
         }
-        PgConnectOptions options = PgConnectOptions.fromUri(url.get());
+        PgConnectOptions options = new PgConnectOptions(this.options.get());
         user.ifPresent(options::setUser);
         password.ifPresent(options::setPassword);
         options.setConnectTimeout((int) timeout.toMillis());

@@ -72,7 +72,8 @@ public class OnlineReads {
     OnlineReads(OnlineConfig config, OnlineDatabase online, Vertx vertx,
             @ConfigProperty(name = "quarkus.datasource.reactive.url") Optional<String> registryUrl,
             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> registryUser,
-            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> registryPassword) {
+            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> registryPassword,
+            org.eclipse.microprofile.config.Config settings) {
         this.names = online.store();
         PgConnectOptions options;
         if (config.jdbcUrl().isPresent()) {
@@ -80,9 +81,13 @@ public class OnlineReads {
             config.username().ifPresent(options::setUser);
             config.password().ifPresent(options::setPassword);
         } else {
-            options = options("quarkus.datasource.reactive.url", registryUrl.orElseThrow(() ->
-                    new IllegalStateException("synced table lookups need quarkus.datasource.reactive.url "
-                            + "(QUARKUS_DATASOURCE_REACTIVE_URL) or tributary.online.jdbc-url")).split(",")[0].trim());
+            String url = registryUrl.orElseThrow(() -> new IllegalStateException("synced table lookups need "
+                    + "quarkus.datasource.reactive.url (QUARKUS_DATASOURCE_REACTIVE_URL) or tributary.online.jdbc-url"))
+                    .split(",")[0].trim();
+            // The registry's TLS settings too, as its own pool has them: a database taking TLS connections only
+            // (Terraform's RDS Proxy) refused every lookup without them.
+            options = io.tributary.config.RegistryConnectOptions.withTls(
+                    options("quarkus.datasource.reactive.url", url), settings);
             registryUser.ifPresent(options::setUser);
             registryPassword.ifPresent(options::setPassword);
         }

@@ -42,7 +42,8 @@ class RegistryHealthTest {
             }
         };
         health = new RegistryHealth(vertx, Optional.of("postgresql://127.0.0.1:" + proxy.port() + "/postgres"),
-                Optional.of("postgres"), Optional.empty(), probe);
+                Optional.of("postgres"), Optional.empty(), probe,
+                new io.smallrye.config.SmallRyeConfigBuilder().build());
         assertNull(health.failure(), "starts the probe");
         await().atMost(Duration.ofSeconds(10)).until(() -> health.answers().await().indefinitely());
     }

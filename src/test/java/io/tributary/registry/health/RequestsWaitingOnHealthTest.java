@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 class RequestsWaitingOnHealthTest {
 
     private final Vertx vertx = Vertx.vertx();
+    private static final org.eclipse.microprofile.config.Config NO_SETTINGS =
+            new io.smallrye.config.SmallRyeConfigBuilder().build();
 
     @AfterEach
     void close() {
@@ -27,7 +29,7 @@ class RequestsWaitingOnHealthTest {
     @Test
     void aRequestThatFinishedLeavesNothingBehind() {
         RegistryHealth health = new RegistryHealth(vertx, Optional.empty(), Optional.empty(), Optional.empty(),
-                probe(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+                probe(Duration.ofSeconds(1), Duration.ofSeconds(1)), NO_SETTINGS);
         for (int i = 0; i < 10_000; i++) {
             String answer = health.untilDown(Uni.createFrom().item("done")).await().atMost(Duration.ofSeconds(5));
             assertThat(answer).isEqualTo("done");
@@ -42,7 +44,7 @@ class RequestsWaitingOnHealthTest {
             port = s.getLocalPort(); // closed again: nothing answers there
         }
         RegistryHealth health = new RegistryHealth(vertx, Optional.of("postgresql://127.0.0.1:" + port + "/registry"),
-                Optional.of("u"), Optional.of("p"), probe(Duration.ofMillis(100), Duration.ofMillis(500)));
+                Optional.of("u"), Optional.of("p"), probe(Duration.ofMillis(100), Duration.ofMillis(500)), NO_SETTINGS);
         AtomicBoolean cancelled = new AtomicBoolean();
         Uni<Object> never = Uni.createFrom().nothing().onCancellation().invoke(() -> cancelled.set(true));
         assertThatThrownBy(() -> health.untilDown(never).await().atMost(Duration.ofSeconds(20)))
@@ -56,7 +58,7 @@ class RequestsWaitingOnHealthTest {
     @Test
     void aFailedRequestFailsWithItsOwnError() {
         RegistryHealth health = new RegistryHealth(vertx, Optional.empty(), Optional.empty(), Optional.empty(),
-                probe(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+                probe(Duration.ofSeconds(1), Duration.ofSeconds(1)), NO_SETTINGS);
         assertThatThrownBy(() -> health.untilDown(Uni.createFrom().failure(new IllegalStateException("its own")))
                 .await().atMost(Duration.ofSeconds(5))).isInstanceOf(IllegalStateException.class).hasMessage("its own");
         assertThat(health.waitingRequests()).isZero();
