@@ -324,4 +324,40 @@ class MaterializerSourceTest {
                 OnlineFixtures.T0.plusSeconds(3600));
         assertThat(counts).extracting(m -> m == null ? null : m.get("n")).containsExactly(1L, 1L, null);
     }
+
+    /**
+     * A round that dies after its offline commit and before its PostgreSQL commit (a kill, a lost connection) is
+     * repeated from the old version. The offline table already holds the windows it made final, so the repeat appends
+     * none; it must still write them as the entities' newest windows online, since their tiles are expired by the same
+     * round: a lookup as of now of an entity whose windows all became final then answered null (or an older window).
+     */
+    @Test
+    void aRoundRepeatedAfterACrashBetweenItsTwoCommitsStillPublishesItsFinalWindowsOnline() {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        append(rows(V1, 1, "u2", 2, 30, "u2", 3, 40));
+        materializer.run(spec); // u1 at 10 s, u2 twice: nothing final yet (lateness 1 h)
+        // u1 at 2 h: the watermark passes 1 h, so [0, 10 m) is final for u1 and u2 and their tiles expire.
+        append(rows(V1, 3, "u1", 4, 7_200));
+        Materializer crashing = new Materializer(tables, store, s -> {
+            throw new IllegalStateException("killed between the two commits");
+        });
+        assertThatThrownBy(() -> crashing.run(spec)).hasMessageContaining("killed");
+        FeatureState crashed = store.state(spec.id());
+        materializer.run(spec);
+        FeatureState after = store.state(spec.id());
+        assertThat(after.version()).isGreaterThan(crashed.version());
+        assertThat(after.recordsRead()).isEqualTo(4);
+
+        List<Map<String, Object>> now = new FeatureLookup(store, tables).lookup(spec,
+                List.of(new FeatureLookup.Key("[\"u2\"]", null), new FeatureLookup.Key("[\"u1\"]", null)),
+                OnlineFixtures.T0.plusSeconds(3 * 3600));
+        assertThat(now).extracting(m -> m == null ? null : m.get("n")).as("u2's final window [0, 10 m), u1's open "
+                + "one at 2 h").containsExactly(2L, 1L);
+        // The offline table holds [0, 10 m) of each once.
+        List<Map<String, Object>> asOf = new FeatureLookup(store, tables).lookup(spec,
+                List.of(new FeatureLookup.Key("[\"u2\"]", OnlineFixtures.T0.plusSeconds(3000)),
+                        new FeatureLookup.Key("[\"u1\"]", OnlineFixtures.T0.plusSeconds(3000))),
+                OnlineFixtures.T0.plusSeconds(3 * 3600));
+        assertThat(asOf).extracting(m -> m == null ? null : m.get("n")).containsExactly(2L, 1L);
+    }
 }
