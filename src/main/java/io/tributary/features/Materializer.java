@@ -165,6 +165,7 @@ public final class Materializer {
                 try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), -1, snapshot.version())) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
+                    FeatureViewCompiler.checkStillFits(spec, changes.columns());
                     r.all(changes, Long.MIN_VALUE);
                 }
                 upTo = snapshot.version();
@@ -176,6 +177,7 @@ public final class Materializer {
                         files.subList(st.firstFiles(), end)).only(columnsRead(spec))) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
+                    FeatureViewCompiler.checkStillFits(spec, changes.columns());
                     r.all(changes, Long.MIN_VALUE);
                 }
                 if (end < files.size()) {
@@ -203,6 +205,7 @@ public final class Materializer {
                         .only(columnsRead(spec)).netOfRewrites()) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
+                    FeatureViewCompiler.checkStillFits(spec, changes.columns());
                     // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
                     r.all(changes, watermark);
                 }

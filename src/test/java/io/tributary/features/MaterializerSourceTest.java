@@ -360,4 +360,90 @@ class MaterializerSourceTest {
                 OnlineFixtures.T0.plusSeconds(3 * 3600));
         assertThat(asOf).extracting(m -> m == null ? null : m.get("n")).containsExactly(2L, 1L);
     }
+
+    /**
+     * Another writer of a registered source changes a column's type in place (Spark's {@code overwriteSchema}: a new
+     * metaData action, the table's id kept), here a sum's {@code value.amount} from double to string. A process that
+     * compiles the view afresh (another server, a restart) refuses it: the source no longer fits the definition. A
+     * round of a process that compiled it before must say the same, not fail on the first string it adds up (a
+     * ClassCastException, which the server retried at every commit while its other servers stopped the view).
+     */
+    @Test
+    void aSourceColumnRetypedInPlaceStopsTheRunningViewAsACompileElsewhereWould() throws Exception {
+        FeatureViewSpec sum;
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            sum = FeatureViewCompiler.compile("sum-view", "c.s.sums", location, tables.defaultLocation("c", "s",
+                    "sums"), "fv_sums", new FeatureViewDefinition(List.of("value.user_id"), null, "1h",
+                            List.of(new FeatureViewDefinition.FeatureDefinition("total", "sum", "value.amount",
+                                    new FeatureViewDefinition.WindowDefinition(
+                                            new FeatureViewDefinition.Span("10m", null, null), null, null)))),
+                    changes.columns());
+        }
+        store.register(sum);
+        new OfflineFeatures(tables).create(sum);
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        materializer.run(sum);
+        long consumed = store.state(sum.id()).version();
+
+        String id;
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            id = changes.tableId();
+        }
+        retypeAmountInPlace();
+        assertThatThrownBy(() -> materializer.run(sum)).isInstanceOf(FeatureDefinitionException.class)
+                .hasMessageContaining("value.amount").hasMessageContaining("string");
+        assertThat(store.state(sum.id()).version()).as("nothing consumed").isEqualTo(consumed);
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            assertThat(changes.tableId()).isEqualTo(id);
+            assertThatThrownBy(() -> FeatureViewCompiler.compile("sum-view", "c.s.sums", location, "x", "fv_sums",
+                    new FeatureViewDefinition(List.of("value.user_id"), null, "1h",
+                            List.of(new FeatureViewDefinition.FeatureDefinition("total", "sum", "value.amount",
+                                    new FeatureViewDefinition.WindowDefinition(
+                                            new FeatureViewDefinition.Span("10m", null, null), null, null)))),
+                    changes.columns())).as("what a fresh compile says").isInstanceOf(FeatureDefinitionException.class);
+        }
+    }
+
+    /** A commit of another writer: the schema with {@code value.amount} a string, same table id, and one row. */
+    private void retypeAmountInPlace() throws Exception {
+        Schema retyped = rowSchema("""
+                {"type":"record","name":"V","fields":[{"name":"user_id","type":["null","string"]},
+                 {"name":"amount","type":["null","string"]}]}""");
+        String other = tables.defaultLocation("c", "s", "retyped");
+        DeltaTable written = tables.create(other, retyped, Map.of(P, 0L));
+        GenericRecord row = OnlineFixtures.row(rowSchema(OnlineFixtures.VALUE_V1), offset, "u9", 1, 30);
+        GenericRecord value = new org.apache.avro.generic.GenericData.Record(
+                retyped.getField("value").schema().getTypes().get(1));
+        value.put("user_id", "u9");
+        value.put("amount", "lots");
+        GenericRecord r = new org.apache.avro.generic.GenericData.Record(retyped);
+        for (Schema.Field f : retyped.getFields()) {
+            r.put(f.name(), f.name().equals("value") ? value : row.get(f.name()));
+        }
+        written.commit(List.of(written.writeDataFile(List.of(r))), Map.of(P, new OffsetRange(0, 1)));
+        Path from = dir.resolve("wh/c/s/retyped");
+        Path to = dir.resolve("wh/c/s/tx_ingestion");
+        String metaData = null;
+        String add = null;
+        for (String line : Files.readAllLines(from.resolve("_delta_log/00000000000000000000.json"))) {
+            if (line.startsWith("{\"metaData\"")) {
+                metaData = line;
+            }
+        }
+        for (String line : Files.readAllLines(from.resolve("_delta_log/00000000000000000001.json"))) {
+            if (line.startsWith("{\"add\"")) {
+                add = line;
+            }
+        }
+        String file = add.replaceAll("^\\{\"add\":\\{\"path\":\"([^\"]+)\".*$", "$1");
+        Files.copy(from.resolve(file), to.resolve(file));
+        String sourceMeta = Files.readAllLines(to.resolve("_delta_log/00000000000000000000.json")).stream()
+                .filter(l -> l.startsWith("{\"metaData\"")).findFirst().orElseThrow();
+        String sourceId = sourceMeta.replaceAll("^.*?\"id\":\"([^\"]+)\".*$", "$1");
+        metaData = metaData.replaceFirst("\"id\":\"[^\"]+\"", "\"id\":\"" + sourceId + "\"");
+        long next = source.version() + 1;
+        Files.writeString(to.resolve(String.format("_delta_log/%020d.json", next)),
+                "{\"commitInfo\":{\"timestamp\":" + System.currentTimeMillis() + ",\"operation\":\"WRITE\"}}\n"
+                        + metaData + "\n" + add + "\n");
+    }
 }
