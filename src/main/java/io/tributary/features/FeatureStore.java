@@ -48,6 +48,23 @@ public final class FeatureStore {
         cache.put(viewId, new Cached(version, firstFiles, tiles));
     }
 
+    /**
+     * Lets go of the tiles kept for the views not in {@code viewIds} (deleted or stopped, possibly by another process,
+     * which cannot clear this one's memory), or for {@code viewIds} themselves when {@code keep} is false.
+     */
+    public void release(java.util.Collection<String> viewIds, boolean keep) {
+        if (keep) {
+            cache.keySet().retainAll(viewIds instanceof java.util.Set<?> ? viewIds : new java.util.HashSet<>(viewIds));
+        } else {
+            cache.keySet().removeAll(viewIds);
+        }
+    }
+
+    /** The views whose tiles this process keeps between its rounds (tests). */
+    public java.util.Set<String> heldViews() {
+        return java.util.Set.copyOf(cache.keySet());
+    }
+
     Connection connection() throws SQLException {
         Connection c = online.connection();
         prepare(c);

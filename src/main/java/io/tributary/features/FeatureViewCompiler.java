@@ -116,6 +116,62 @@ public final class FeatureViewCompiler {
                 tsLong, lateness, features, offlineLocation, tables);
     }
 
+    /**
+     * Checks that the source's columns still fit a view compiled earlier: each column it reads is still there, of the
+     * kind it was compiled for (an entity string or integer, the time a timestamp or epoch milliseconds, a feature's
+     * column numeric or not, as its tiles and offline column are). Another writer of a registered source may change a
+     * type in place (keeping the table's id); a process compiling the view afresh refuses it, and a process that
+     * compiled it before must too, rather than fail on the first value of the other type at every round.
+     */
+    public static void checkStillFits(FeatureViewSpec spec, List<LeafColumn> columns) {
+        // One pass over the source's columns (a schema may have thousands), keeping those the view reads.
+        java.util.Map<List<String>, LeafColumn> read = new java.util.HashMap<>();
+        spec.entityPaths().forEach(p -> read.put(p, null));
+        read.put(spec.timestampPath(), null);
+        spec.features().stream().filter(f -> f.column() != null).forEach(f -> read.put(f.column(), null));
+        for (LeafColumn c : columns) {
+            read.computeIfPresent(c.path(), (k, v) -> c);
+        }
+        for (int i = 0; i < spec.entityPaths().size(); i++) {
+            String field = "entity_columns[" + i + "]";
+            LeafColumn col = present(field, spec.entityPaths().get(i), read, columns);
+            boolean wasString = spec.entityTypes().get(i).equals("string");
+            if (wasString ? !col.type().equals("string") : !integer(col.type())) {
+                throw new FeatureDefinitionException(field, "'" + String.join(".", col.path()) + "' is " + col.type()
+                        + " now; the view was created over a " + (wasString ? "string" : "integer") + " column");
+            }
+        }
+        LeafColumn ts = present("timestamp_column", spec.timestampPath(), read, columns);
+        boolean tsLong = ts.type().equals("bigint") || ts.type().equals("int");
+        if (tsLong != spec.timestampIsLong() || !tsLong && !ts.type().startsWith("timestamp")) {
+            throw new FeatureDefinitionException("timestamp_column", "'" + String.join(".", ts.path()) + "' is "
+                    + ts.type() + " now; the view was created over " + (spec.timestampIsLong()
+                            ? "an integer of epoch milliseconds" : "a timestamp"));
+        }
+        for (int i = 0; i < spec.features().size(); i++) {
+            Feature f = spec.features().get(i);
+            if (f.column() == null) {
+                continue;
+            }
+            String field = "features[" + i + "].column";
+            LeafColumn col = present(field, f.column(), read, columns);
+            boolean firstOrLast = f.function() == FeatureFunction.FIRST || f.function() == FeatureFunction.LAST;
+            // first and last keep numbers as doubles and strings as strings, in tiles and in the offline column
+            if (f.function().numeric() && !numeric(col.type()) || firstOrLast && (numeric(col.type()) != f.numeric()
+                    || !f.numeric() && !col.type().equals("string"))) {
+                throw new FeatureDefinitionException(field, "'" + String.join(".", col.path()) + "' is "
+                        + col.type() + " now; " + f.function().apiName() + " of feature '" + f.name()
+                        + "' was created over a " + (f.numeric() ? "numeric" : "string") + " column");
+            }
+        }
+    }
+
+    private static LeafColumn present(String field, List<String> path, java.util.Map<List<String>, LeafColumn> read,
+            List<LeafColumn> columns) {
+        LeafColumn c = read.get(path);
+        return c != null ? c : column(field, String.join(".", path), columns);
+    }
+
     private static FeatureWindow window(String field, FeatureViewDefinition.WindowDefinition w) {
         int given = w == null ? 0 : (w.tumbling() != null ? 1 : 0) + (w.sliding() != null ? 1 : 0)
                 + (w.rolling() != null ? 1 : 0);

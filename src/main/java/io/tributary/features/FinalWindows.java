@@ -28,6 +28,11 @@ import java.util.TreeMap;
 final class FinalWindows implements Iterator<FinalWindows.Row> {
     private final FeatureViewSpec spec;
     private final long from;
+    /**
+     * Rows ending at or before it are not produced, their windows still go to the latest writer: the offline table
+     * holds them already (a round repeated after it crashed between its offline and its PostgreSQL commit).
+     */
+    private final long offlineFrom;
     private final long watermark;
     private final FeatureStore.LatestWriter latest;
     /** The tiles that hold part of such a window with their aggregates, by entity, feature and start. */
@@ -47,8 +52,15 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
 
     FinalWindows(FeatureViewSpec spec, HeldTiles tiles, long from, long watermark,
             FeatureStore.LatestWriter latest) {
+        this(spec, tiles, from, from, watermark, latest);
+    }
+
+    /** {@code offlineFrom} (at least {@code from}): see {@link #offlineFrom}. */
+    FinalWindows(FeatureViewSpec spec, HeldTiles tiles, long from, long offlineFrom, long watermark,
+            FeatureStore.LatestWriter latest) {
         this.spec = spec;
         this.from = from;
+        this.offlineFrom = Math.max(from, offlineFrom);
         this.watermark = watermark;
         this.latest = latest;
         int n = spec.features().size();
@@ -265,7 +277,9 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
         }
         List<Object> values = EntityKeys.values(entity);
         for (Map.Entry<long[], Object[]> w : windows.entrySet()) {
-            rows.addLast(new Row(values, w.getKey()[0], w.getKey()[1], w.getValue()));
+            if (w.getKey()[1] > offlineFrom) {
+                rows.addLast(new Row(values, w.getKey()[0], w.getKey()[1], w.getValue()));
+            }
         }
     }
 

@@ -165,6 +165,7 @@ public final class Materializer {
                 try (TableChanges changes = tables.changesBetween(spec.sourceLocation(), -1, snapshot.version())) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
+                    FeatureViewCompiler.checkStillFits(spec, changes.columns());
                     r.all(changes, Long.MIN_VALUE);
                 }
                 upTo = snapshot.version();
@@ -176,6 +177,7 @@ public final class Materializer {
                         files.subList(st.firstFiles(), end)).only(columnsRead(spec))) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
+                    FeatureViewCompiler.checkStillFits(spec, changes.columns());
                     r.all(changes, Long.MIN_VALUE);
                 }
                 if (end < files.size()) {
@@ -203,6 +205,7 @@ public final class Materializer {
                         .only(columnsRead(spec)).netOfRewrites()) {
                     committedAt = changes.committedAtMs();
                     sourceId = sameSource(spec, st, changes);
+                    FeatureViewCompiler.checkStillFits(spec, changes.columns());
                     // The watermark as the previous commit left it (Spark's rule per micro-batch, here per commit).
                     r.all(changes, watermark);
                 }
@@ -233,7 +236,10 @@ public final class Materializer {
                     + "only: delete the feature view and create it again, which computes it over everything the "
                     + "source holds");
         }
-        long from = Math.max(st.finalThrough(), progress.finalThrough());
+        // The windows ending after the state's final-through are this round's to publish online; those the offline
+        // table holds already (a repeat of a round that died between its two commits) are not appended again.
+        long from = st.finalThrough();
+        long offlineFrom = Math.max(st.finalThrough(), progress.finalThrough());
         long finalWindows;
         long wm = watermark;
         long t2;
@@ -244,7 +250,7 @@ public final class Materializer {
             store.writeTiles(c, spec, r.changed, tiles,
                     k -> !expired(cut, k), writes);
             try (FeatureStore.LatestWriter latestWriter = store.latestWriter(c, spec, writes)) {
-                FinalWindows rows = new FinalWindows(spec, tiles, from, watermark, latestWriter);
+                FinalWindows rows = new FinalWindows(spec, tiles, from, offlineFrom, watermark, latestWriter);
                 if (!progress.holds(upTo, firstFiles)) {
                     OfflineFeatures.append(table, table.version(), spec, rows, new OfflineFeatures.Progress(upTo,
                             Math.max(watermark, progress.finalThrough()), firstFiles), !progress.appended());
@@ -260,7 +266,8 @@ public final class Materializer {
         long t3 = System.nanoTime();
         store.expireTiles(c, spec, watermark);
         expire(spec, tiles, watermark);
-        store.saveState(c, new FeatureState(spec.id(), upTo, r.maxEvent, watermark, Math.max(from, watermark),
+        store.saveState(c, new FeatureState(spec.id(), upTo, r.maxEvent, watermark,
+                Math.max(offlineFrom, watermark),
                 st.recordsRead() + r.read, st.lateDropped() + r.late, st.skipped() + r.skipped,
                 Instant.ofEpochMilli(committedAt), null, FeatureState.ONLINE, null, firstVersion, firstFiles,
                 sourceId));

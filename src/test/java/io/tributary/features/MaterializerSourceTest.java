@@ -324,4 +324,126 @@ class MaterializerSourceTest {
                 OnlineFixtures.T0.plusSeconds(3600));
         assertThat(counts).extracting(m -> m == null ? null : m.get("n")).containsExactly(1L, 1L, null);
     }
+
+    /**
+     * A round that dies after its offline commit and before its PostgreSQL commit (a kill, a lost connection) is
+     * repeated from the old version. The offline table already holds the windows it made final, so the repeat appends
+     * none; it must still write them as the entities' newest windows online, since their tiles are expired by the same
+     * round: a lookup as of now of an entity whose windows all became final then answered null (or an older window).
+     */
+    @Test
+    void aRoundRepeatedAfterACrashBetweenItsTwoCommitsStillPublishesItsFinalWindowsOnline() {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        append(rows(V1, 1, "u2", 2, 30, "u2", 3, 40));
+        materializer.run(spec); // u1 at 10 s, u2 twice: nothing final yet (lateness 1 h)
+        // u1 at 2 h: the watermark passes 1 h, so [0, 10 m) is final for u1 and u2 and their tiles expire.
+        append(rows(V1, 3, "u1", 4, 7_200));
+        Materializer crashing = new Materializer(tables, store, s -> {
+            throw new IllegalStateException("killed between the two commits");
+        });
+        assertThatThrownBy(() -> crashing.run(spec)).hasMessageContaining("killed");
+        FeatureState crashed = store.state(spec.id());
+        materializer.run(spec);
+        FeatureState after = store.state(spec.id());
+        assertThat(after.version()).isGreaterThan(crashed.version());
+        assertThat(after.recordsRead()).isEqualTo(4);
+
+        List<Map<String, Object>> now = new FeatureLookup(store, tables).lookup(spec,
+                List.of(new FeatureLookup.Key("[\"u2\"]", null), new FeatureLookup.Key("[\"u1\"]", null)),
+                OnlineFixtures.T0.plusSeconds(3 * 3600));
+        assertThat(now).extracting(m -> m == null ? null : m.get("n")).as("u2's final window [0, 10 m), u1's open "
+                + "one at 2 h").containsExactly(2L, 1L);
+        // The offline table holds [0, 10 m) of each once.
+        List<Map<String, Object>> asOf = new FeatureLookup(store, tables).lookup(spec,
+                List.of(new FeatureLookup.Key("[\"u2\"]", OnlineFixtures.T0.plusSeconds(3000)),
+                        new FeatureLookup.Key("[\"u1\"]", OnlineFixtures.T0.plusSeconds(3000))),
+                OnlineFixtures.T0.plusSeconds(3 * 3600));
+        assertThat(asOf).extracting(m -> m == null ? null : m.get("n")).containsExactly(2L, 1L);
+    }
+
+    /**
+     * Another writer of a registered source changes a column's type in place (Spark's {@code overwriteSchema}: a new
+     * metaData action, the table's id kept), here a sum's {@code value.amount} from double to string. A process that
+     * compiles the view afresh (another server, a restart) refuses it: the source no longer fits the definition. A
+     * round of a process that compiled it before must say the same, not fail on the first string it adds up (a
+     * ClassCastException, which the server retried at every commit while its other servers stopped the view).
+     */
+    @Test
+    void aSourceColumnRetypedInPlaceStopsTheRunningViewAsACompileElsewhereWould() throws Exception {
+        FeatureViewSpec sum;
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            sum = FeatureViewCompiler.compile("sum-view", "c.s.sums", location, tables.defaultLocation("c", "s",
+                    "sums"), "fv_sums", new FeatureViewDefinition(List.of("value.user_id"), null, "1h",
+                            List.of(new FeatureViewDefinition.FeatureDefinition("total", "sum", "value.amount",
+                                    new FeatureViewDefinition.WindowDefinition(
+                                            new FeatureViewDefinition.Span("10m", null, null), null, null)))),
+                    changes.columns());
+        }
+        store.register(sum);
+        new OfflineFeatures(tables).create(sum);
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        materializer.run(sum);
+        long consumed = store.state(sum.id()).version();
+
+        String id;
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            id = changes.tableId();
+        }
+        retypeAmountInPlace();
+        assertThatThrownBy(() -> materializer.run(sum)).isInstanceOf(FeatureDefinitionException.class)
+                .hasMessageContaining("value.amount").hasMessageContaining("string");
+        assertThat(store.state(sum.id()).version()).as("nothing consumed").isEqualTo(consumed);
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            assertThat(changes.tableId()).isEqualTo(id);
+            assertThatThrownBy(() -> FeatureViewCompiler.compile("sum-view", "c.s.sums", location, "x", "fv_sums",
+                    new FeatureViewDefinition(List.of("value.user_id"), null, "1h",
+                            List.of(new FeatureViewDefinition.FeatureDefinition("total", "sum", "value.amount",
+                                    new FeatureViewDefinition.WindowDefinition(
+                                            new FeatureViewDefinition.Span("10m", null, null), null, null)))),
+                    changes.columns())).as("what a fresh compile says").isInstanceOf(FeatureDefinitionException.class);
+        }
+    }
+
+    /** A commit of another writer: the schema with {@code value.amount} a string, same table id, and one row. */
+    private void retypeAmountInPlace() throws Exception {
+        Schema retyped = rowSchema("""
+                {"type":"record","name":"V","fields":[{"name":"user_id","type":["null","string"]},
+                 {"name":"amount","type":["null","string"]}]}""");
+        String other = tables.defaultLocation("c", "s", "retyped");
+        DeltaTable written = tables.create(other, retyped, Map.of(P, 0L));
+        GenericRecord row = OnlineFixtures.row(rowSchema(OnlineFixtures.VALUE_V1), offset, "u9", 1, 30);
+        GenericRecord value = new org.apache.avro.generic.GenericData.Record(
+                retyped.getField("value").schema().getTypes().get(1));
+        value.put("user_id", "u9");
+        value.put("amount", "lots");
+        GenericRecord r = new org.apache.avro.generic.GenericData.Record(retyped);
+        for (Schema.Field f : retyped.getFields()) {
+            r.put(f.name(), f.name().equals("value") ? value : row.get(f.name()));
+        }
+        written.commit(List.of(written.writeDataFile(List.of(r))), Map.of(P, new OffsetRange(0, 1)));
+        Path from = dir.resolve("wh/c/s/retyped");
+        Path to = dir.resolve("wh/c/s/tx_ingestion");
+        String metaData = null;
+        String add = null;
+        for (String line : Files.readAllLines(from.resolve("_delta_log/00000000000000000000.json"))) {
+            if (line.startsWith("{\"metaData\"")) {
+                metaData = line;
+            }
+        }
+        for (String line : Files.readAllLines(from.resolve("_delta_log/00000000000000000001.json"))) {
+            if (line.startsWith("{\"add\"")) {
+                add = line;
+            }
+        }
+        String file = add.replaceAll("^\\{\"add\":\\{\"path\":\"([^\"]+)\".*$", "$1");
+        Files.copy(from.resolve(file), to.resolve(file));
+        String sourceMeta = Files.readAllLines(to.resolve("_delta_log/00000000000000000000.json")).stream()
+                .filter(l -> l.startsWith("{\"metaData\"")).findFirst().orElseThrow();
+        String sourceId = sourceMeta.replaceAll("^.*?\"id\":\"([^\"]+)\".*$", "$1");
+        metaData = metaData.replaceFirst("\"id\":\"[^\"]+\"", "\"id\":\"" + sourceId + "\"");
+        long next = source.version() + 1;
+        Files.writeString(to.resolve(String.format("_delta_log/%020d.json", next)),
+                "{\"commitInfo\":{\"timestamp\":" + System.currentTimeMillis() + ",\"operation\":\"WRITE\"}}\n"
+                        + metaData + "\n" + add + "\n");
+    }
 }

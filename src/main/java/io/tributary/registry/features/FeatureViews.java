@@ -131,6 +131,7 @@ public class FeatureViews {
         try {
             String stopped = stoppedBecause(row);
             if (stopped != null) {
+                store().release(List.of(row.id()), false);
                 store().setState(row.id(), FeatureState.STOPPED, stopped);
                 return Optional.empty();
             }
@@ -184,8 +185,16 @@ public class FeatureViews {
     }
 
     public int catchUp() {
+        List<FeatureViewRow> rows = registry.list("");
+        // A view deleted through another process (or a Lambda) was forgotten there only: its tiles, which this process
+        // kept after its own last round, as large as the view's open windows, stayed here until a restart.
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        rows.forEach(row -> ids.add(row.id()));
+        store().release(ids, true);
+        specs.keySet().retainAll(ids);
+        stoppedForGood.retainAll(ids);
         int n = 0;
-        for (FeatureViewRow row : registry.list("")) {
+        for (FeatureViewRow row : rows) {
             run(row);
             n++;
         }
