@@ -55,9 +55,14 @@ final class ConsumerSession implements ConsumerRebalanceListener {
     private final TableSnapshot table;
     private final StreamIngester ingester;
     private final MicroBatch.Builder batch = MicroBatch.builder();
-    /** The process's pipelines' records ({@link BatchMemory}) and this session's part of them. */
+    /**
+     * The process's pipelines' records ({@link BatchMemory}) and this session's part of them, changed under
+     * {@code this}' lock by the consumer's thread and the writer's; once the session has ended ({@code ended}) a write
+     * still running (the session's thread interrupted) gives back nothing more.
+     */
     private final BatchMemory memory;
-    private final java.util.concurrent.atomic.AtomicLong held = new java.util.concurrent.atomic.AtomicLong();
+    private long held;
+    private boolean ended;
     private long batchOpenedNanos;
     /** When the previous batch closed; at first a whole interval ago, so the first records need not wait one out. */
     private long lastClosedNanos;
@@ -147,7 +152,11 @@ final class ConsumerSession implements ConsumerRebalanceListener {
         } finally {
             awaitWriter();
             // The batch being collected and one waiting for the writer are dropped with the session.
-            memory.release(held.getAndSet(0));
+            synchronized (this) {
+                ended = true;
+                memory.release(held);
+                held = 0;
+            }
         }
     }
 
@@ -203,14 +212,18 @@ final class ConsumerSession implements ConsumerRebalanceListener {
             batch.add(new SourceRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value()));
         }
         long added = batch.byteSize() - before;
-        held.addAndGet(added);
-        memory.take(added);
+        synchronized (this) {
+            held += added;
+            memory.take(added);
+        }
     }
 
     /** The records of a batch written or dropped are no longer held. */
-    private void free(long bytes) {
-        held.addAndGet(-bytes);
-        memory.release(bytes);
+    private synchronized void free(long bytes) {
+        if (!ended) {
+            held -= bytes;
+            memory.release(bytes);
+        }
     }
 
     private boolean writerBusy() {
