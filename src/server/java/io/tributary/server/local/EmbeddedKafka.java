@@ -63,6 +63,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         config.put("auto.create.topics.enable", "false");
         config.put("log.flush.interval.messages", String.valueOf(Long.MAX_VALUE));
         config.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
+        // The log cleaner allocates its whole dedupe buffer on the heap when it starts (Kafka's default 128 MB), and
+        // local mode's broker shares the server's heap: a quarter of a 512 MB heap gone before any record. The only
+        // compacted topic here is the group coordinator's own, small one; 8 MB holds 300k keys.
+        config.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
         config.putAll(extraConfig);
         // The controller port changes on every start, so the voter set must be rewritten; the formatted metadata
         // log only records the cluster id, which is kept in meta.properties and reused.
