@@ -110,6 +110,8 @@ public final class OnlineStore {
                     s.execute("ALTER TABLE " + stateTable() + " ADD COLUMN IF NOT EXISTS source_table_id text");
                     s.execute("ALTER TABLE " + stateTable() + " ADD COLUMN IF NOT EXISTS oversized_keys_skipped "
                             + "bigint NOT NULL DEFAULT 0");
+                    s.execute("ALTER TABLE " + stateTable() + " ADD COLUMN IF NOT EXISTS oversized_rows_skipped "
+                            + "bigint NOT NULL DEFAULT 0");
                     prepared = true;
                     return;
                 } catch (SQLException e) {
@@ -192,7 +194,7 @@ public final class OnlineStore {
     SyncState state(Connection c, String id, boolean lock) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT pg_table, version, rows_synced, null_keys_skipped, "
                 + "columns, source_committed_at, synced_at, state, state_message, source_table_id, "
-                + "oversized_keys_skipped FROM "
+                + "oversized_keys_skipped, oversized_rows_skipped FROM "
                 + stateTable()
                 + " WHERE synced_table_id = ?" + (lock ? " FOR UPDATE" : ""))) {
             s.setString(1, id);
@@ -201,7 +203,7 @@ public final class OnlineStore {
                     return null;
                 }
                 return new SyncState(id, rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
-                        rs.getLong(11), parseColumns(rs.getString(5)), instant(rs.getTimestamp(6)),
+                        rs.getLong(11), rs.getLong(12), parseColumns(rs.getString(5)), instant(rs.getTimestamp(6)),
                         instant(rs.getTimestamp(7)), rs.getString(8), rs.getString(9), rs.getString(10));
             }
         }

@@ -11,7 +11,7 @@ import java.util.List;
  * kept), because a source deleted and written anew at its location counts its versions from 0 again.
  */
 public record SyncState(String id, String table, long version, long rowsSynced, long nullKeysSkipped,
-        long oversizedKeysSkipped, List<StoredColumn> columns, Instant sourceCommittedAt, Instant syncedAt,
+        long oversizedKeysSkipped, long oversizedRowsSkipped, List<StoredColumn> columns, Instant sourceCommittedAt, Instant syncedAt,
         String state, String stateMessage, String sourceTableId) {
 
     public static final String PROVISIONING = "PROVISIONING";

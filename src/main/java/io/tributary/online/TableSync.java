@@ -45,6 +45,8 @@ public final class TableSync {
     private static final int CHUNK_KEYS = 5_000;
 
     private static final Logger LOG = Logger.getLogger(TableSync.class);
+    /** PostgreSQL's program_limit_exceeded: a value or row beyond what it can store. */
+    static final String PROGRAM_LIMIT_EXCEEDED = "54000";
 
     private final Tables tables;
     private final OnlineStore store;
@@ -172,7 +174,7 @@ public final class TableSync {
                         + "changed from " + state.sourceTableId() + " to " + changes.tableId());
             }
             if (changes.version() == state.version()) {
-                return new SyncResult(state.version(), state.version(), 0, 0, 0, System.nanoTime() - started);
+                return new SyncResult(state.version(), state.version(), 0, 0, 0, 0, System.nanoTime() - started);
             }
             OnlineColumns columns = OnlineColumns.of(changes.columns());
             List<OnlineColumn> key = columns.key(spec.primaryKey());
@@ -186,7 +188,7 @@ public final class TableSync {
             hooks.beforeCommit(spec, state.version(), changes.version());
             saveState(c, spec, changes, columns, counts, false);
             return new SyncResult(state.version(), changes.version(), counts[0], counts[1], counts[2],
-                    System.nanoTime() - started);
+                    counts[3], System.nanoTime() - started);
         }
     }
 
@@ -223,7 +225,7 @@ public final class TableSync {
             }
             saveState(c, spec, changes, columns, counts, true);
             return new SyncResult(state.version(), changes.version(), counts[0], counts[1], counts[2],
-                    System.nanoTime() - started);
+                    counts[3], System.nanoTime() - started);
         }
     }
 
@@ -309,6 +311,7 @@ public final class TableSync {
         long read = 0;
         long nullKeys = 0;
         long oversized = 0;
+        long tooBig = 0;
         Map<Object, Integer> slots = new HashMap<>();
         List<Object[]> chunk = new ArrayList<>();
         ColumnValues[] readers = new ColumnValues[width];
@@ -367,15 +370,15 @@ public final class TableSync {
                         chunk.set(slot, values);
                     }
                     if (chunk.size() >= CHUNK_KEYS) {
-                        upserts.write(chunk);
+                        tooBig += upserts.write(chunk);
                         chunk.clear();
                         slots.clear();
                     }
                 }
             }
-            upserts.write(chunk);
+            tooBig += upserts.write(chunk);
         }
-        return new long[] {read, nullKeys, oversized};
+        return new long[] {read - tooBig, nullKeys, oversized, tooBig};
     }
 
 
@@ -498,19 +501,54 @@ public final class TableSync {
         private final List<OnlineColumn> all;
         private final PreparedStatement statement;
         private final Phases phases;
+        private final String table;
+        private int tooBigLogged;
 
         Upserts(Connection c, String table, List<OnlineColumn> all, List<OnlineColumn> key, OnlineColumn ts,
                 Phases phases) throws SQLException {
             this.c = c;
+            this.table = store.qualified(table);
             this.all = all;
             this.phases = phases;
             this.statement = c.prepareStatement(upsertSql(table, all, key, ts));
         }
 
-        void write(List<Object[]> rows) throws SQLException {
+        /**
+         * Upserts {@code rows}; returns how many of them it skipped because PostgreSQL cannot store them (SQLSTATE
+         * 54000, program_limit_exceeded: "row is too big" for a row whose fixed-width values and short strings
+         * overflow the 8 kB page a row must fit in, since only long variable-length values move out of it; an array
+         * or jsonb value past its limit). The chunk runs under a savepoint: when it meets that error it is halved
+         * until the rows PostgreSQL refuses stand alone, and only those are left out, each key keeping what the
+         * table held before; anything else fails the sync as before.
+         */
+        long write(List<Object[]> rows) throws SQLException {
             if (rows.isEmpty()) {
-                return;
+                return 0;
             }
+            java.sql.Savepoint savepoint = c.setSavepoint();
+            try {
+                execute(rows);
+                c.releaseSavepoint(savepoint);
+                return 0;
+            } catch (SQLException e) {
+                if (!PROGRAM_LIMIT_EXCEEDED.equals(e.getSQLState())) {
+                    throw e;
+                }
+                c.rollback(savepoint);
+                if (rows.size() == 1) {
+                    if (tooBigLogged++ == 0) {
+                        LOG.warnf("online table %s: skipped a row PostgreSQL cannot store (counted in the synced "
+                                + "table's oversized_rows_skipped; the source table keeps it; the key keeps the row it "
+                                + "had): %s", table, e.getMessage());
+                    }
+                    return 1;
+                }
+                int half = rows.size() / 2;
+                return write(rows.subList(0, half)) + write(rows.subList(half, rows.size()));
+            }
+        }
+
+        private void execute(List<Object[]> rows) throws SQLException {
             long started = System.nanoTime();
             for (int i = 0; i < all.size(); i++) {
                 statement.setArray(i + 1, c.createArrayOf(arrayType(all.get(i)), column(rows, i, all.get(i))));
@@ -627,9 +665,11 @@ public final class TableSync {
             boolean reset) throws SQLException {
         List<SyncState.StoredColumn> stored = columns.all().stream()
                 .map(col -> new SyncState.StoredColumn(col.name(), col.pgType())).toList();
-        String counters = reset ? "rows_synced = ?, null_keys_skipped = ?, oversized_keys_skipped = ?"
+        String counters = reset ? "rows_synced = ?, null_keys_skipped = ?, oversized_keys_skipped = ?, "
+                + "oversized_rows_skipped = ?"
                 : "rows_synced = rows_synced + ?, null_keys_skipped = null_keys_skipped + ?, "
-                        + "oversized_keys_skipped = oversized_keys_skipped + ?";
+                        + "oversized_keys_skipped = oversized_keys_skipped + ?, "
+                        + "oversized_rows_skipped = oversized_rows_skipped + ?";
         try (PreparedStatement s = c.prepareStatement("UPDATE " + store.stateTable() + " SET version = ?, "
                 + counters + ", columns = ?, source_committed_at = ?, synced_at = now(), state = ?, "
                 + "state_message = NULL, source_table_id = ? WHERE synced_table_id = ?")) {
@@ -637,11 +677,12 @@ public final class TableSync {
             s.setLong(2, counts[0]);
             s.setLong(3, counts[1]);
             s.setLong(4, counts[2]);
-            s.setString(5, OnlineStore.formatColumns(stored));
-            s.setTimestamp(6, Timestamp.from(Instant.ofEpochMilli(changes.committedAtMs())));
-            s.setString(7, SyncState.ONLINE);
-            s.setString(8, changes.tableId());
-            s.setString(9, spec.id());
+            s.setLong(5, counts[3]);
+            s.setString(6, OnlineStore.formatColumns(stored));
+            s.setTimestamp(7, Timestamp.from(Instant.ofEpochMilli(changes.committedAtMs())));
+            s.setString(8, SyncState.ONLINE);
+            s.setString(9, changes.tableId());
+            s.setString(10, spec.id());
             s.executeUpdate();
         }
     }

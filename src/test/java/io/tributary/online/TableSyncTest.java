@@ -10,6 +10,7 @@ import io.tributary.delta.OffsetRange;
 import io.tributary.delta.PartitionKey;
 import io.tributary.delta.Tables;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -370,6 +371,48 @@ class TableSyncTest {
         SyncState state = store.state(spec.id());
         assertThat(state.state()).isEqualTo(SyncState.ONLINE);
         assertThat(state.oversizedKeysSkipped()).isEqualTo(2);
+        assertThat(state.rowsSynced()).isEqualTo(4);
+    }
+
+    /**
+     * PostgreSQL keeps a row in one 8 kB page, and only long variable-length values can move out of it: a row of 1,100
+     * bigints cannot be stored ("row is too big", SQLSTATE 54000) although the table can be created. One such row in a
+     * source failed every sync of the table, every row after it waiting behind it. Now it is skipped and counted, and
+     * the rows around it, in its chunk and after, are synced.
+     */
+    @Test
+    void aRowTooBigForAPostgresPageIsSkippedAndCountedInsteadOfStoppingTheSync() {
+        Schema schema = wide(1_100);
+        String at = tables.defaultLocation("c", "s", "dense_ingestion");
+        DeltaTable t = tables.create(at, schema, Map.of(P, 0L));
+        List<GenericRecord> rows = new ArrayList<>();
+        for (String key : List.of("a", "full", "b", "full2", "c")) {
+            GenericRecord r = new org.apache.avro.generic.GenericData.Record(schema);
+            r.put("key", key);
+            r.put("stream_record_timestamp", 1L);
+            for (int i = 0; i < 1_100; i++) {
+                if (key.startsWith("full") || i % 100 == 0) {
+                    r.put("f" + i, (long) i);
+                }
+            }
+            rows.add(r);
+        }
+        t.commit(List.of(t.writeDataFile(rows)), Map.of(P, new OffsetRange(0, rows.size())));
+        SyncSpec spec = registered(new SyncSpec("id-dense", "c.s.dense_online", "dense_online", at, List.of("key"),
+                "stream_record_timestamp", SyncPolicy.CONTINUOUS));
+        TableSync sync = new TableSync(tables, store);
+        SyncResult first = sync.run(spec);
+        GenericRecord later = new org.apache.avro.generic.GenericData.Record(schema);
+        later.put("key", "d");
+        later.put("stream_record_timestamp", 2L);
+        t.commit(List.of(t.writeDataFile(List.of(later))), Map.of(P, new OffsetRange(rows.size(), rows.size() + 1)));
+        sync.run(spec);
+
+        assertThat(first.oversizedRowsSkipped()).isEqualTo(2);
+        assertThat(store.rows("dense_online", "key")).extracting(r -> r.get("key")).containsExactly("a", "b", "c", "d");
+        SyncState state = store.state(spec.id());
+        assertThat(state.state()).isEqualTo(SyncState.ONLINE);
+        assertThat(state.oversizedRowsSkipped()).isEqualTo(2);
         assertThat(state.rowsSynced()).isEqualTo(4);
     }
 

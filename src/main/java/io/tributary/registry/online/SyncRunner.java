@@ -65,9 +65,10 @@ public class SyncRunner {
             }
             SyncResult result = online.sync().run(row.spec());
             if (result.changed()) {
-                LOG.debugf("synced %s from version %d to %d: %d rows (%d NULL and %d oversized keys skipped) in "
-                        + "%d ms", row.fullName(), result.fromVersion(), result.toVersion(), result.rowsRead(),
-                        result.nullKeysSkipped(), result.oversizedKeysSkipped(), result.nanos() / 1_000_000);
+                LOG.debugf("synced %s from version %d to %d: %d rows (%d NULL and %d oversized keys, %d oversized "
+                        + "rows skipped) in %d ms", row.fullName(), result.fromVersion(), result.toVersion(),
+                        result.rowsRead(), result.nullKeysSkipped(), result.oversizedKeysSkipped(),
+                        result.oversizedRowsSkipped(), result.nanos() / 1_000_000);
             }
             stoppedForGood.remove(row.id());
             return Optional.of(result);

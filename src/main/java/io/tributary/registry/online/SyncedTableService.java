@@ -78,7 +78,7 @@ public class SyncedTableService {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record StatusView(String state, String message, Long lastSyncedVersion, String lastSyncedAt,
             String sourceCommittedAt, Long delayMs, Long rows, Long rowsSynced, Long nullKeysSkipped,
-            Long oversizedKeysSkipped) {}
+            Long oversizedKeysSkipped, Long oversizedRowsSkipped) {}
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -328,9 +328,10 @@ public class SyncedTableService {
         if (row.deleting()) {
             status = new StatusView(SyncState.DELETING, "a delete began at " + row.deletingSince() + " and did not "
                     + "finish; the next catch-up finishes it, or DELETE it again", null, null, null, null, null, null,
-                    null, null);
+                    null, null, null);
         } else if (state == null) {
-            status = new StatusView(SyncState.PROVISIONING, null, null, null, null, null, null, null, null, null);
+            status = new StatusView(SyncState.PROVISIONING, null, null, null, null, null, null, null, null, null,
+                    null);
         } else {
             String stateName = state.state();
             String message = state.stateMessage();
@@ -346,7 +347,8 @@ public class SyncedTableService {
                     : Math.max(0, Duration.between(state.sourceCommittedAt(), state.syncedAt()).toMillis());
             status = new StatusView(stateName, message, state.version() < 0 ? null : state.version(),
                     text(state.syncedAt()), text(state.sourceCommittedAt()), delay, rows < 0 ? 0 : rows,
-                    state.rowsSynced(), state.nullKeysSkipped(), state.oversizedKeysSkipped());
+                    state.rowsSynced(), state.nullKeysSkipped(), state.oversizedKeysSkipped(),
+                    state.oversizedRowsSkipped());
         }
         return new SyncedTableView(row.fullName(), row.id(), new SpecView(row.sourceTableName(),
                 row.primaryKeyColumns(), row.timeseriesKey(), row.policy().name()),
