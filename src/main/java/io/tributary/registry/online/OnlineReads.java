@@ -77,7 +77,10 @@ public class OnlineReads {
         this.names = online.store();
         PgConnectOptions options;
         if (config.jdbcUrl().isPresent()) {
-            options = options("tributary.online.jdbc-url", config.jdbcUrl().get());
+            // Its TLS as pgjdbc, which the syncs use, reads it: else lookups went without TLS, or failed, where syncs
+            // worked.
+            options = io.tributary.config.JdbcUrlTls.apply(options("tributary.online.jdbc-url",
+                    config.jdbcUrl().get()), config.jdbcUrl().get(), "TRIBUTARY_ONLINE_JDBC_URL");
             config.username().ifPresent(options::setUser);
             config.password().ifPresent(options::setPassword);
         } else {
