@@ -45,7 +45,9 @@ class OnlineLookupsOverTlsTest {
                 "?ssl=true&sslrootcert=%s", "?sslmode=verify-ca&sslrootcert=%s",
                 "?ssl=true&sslfactory=org.postgresql.ssl.NonValidatingFactory")) {
             try {
-                lookUp(parameters);
+                TlsOnlyPostgres db = TlsOnlyPostgres.shared();
+                lookUp("jdbc:postgresql://127.0.0.1:" + db.port() + "/postgres"
+                        + parameters.formatted(db.certificate()));
             } catch (Exception | AssertionError e) {
                 failed.put(parameters, e.toString());
             }
@@ -53,10 +55,13 @@ class OnlineLookupsOverTlsTest {
         assertThat(failed).as("JDBC URL parameters whose lookups failed").isEmpty();
     }
 
-    private void lookUp(String parameters) throws Exception {
-        TlsOnlyPostgres db = TlsOnlyPostgres.shared();
-        String url = "jdbc:postgresql://127.0.0.1:" + db.port() + "/postgres"
-                + parameters.formatted(db.certificate());
+    /** pgjdbc's default, {@code prefer}, falls back to a plain connection where the database has no TLS. */
+    @Test
+    void aLookupWithoutTlsParametersReachesADatabaseWithoutTls() throws Exception {
+        lookUp("jdbc:postgresql://127.0.0.1:5432/postgres");
+    }
+
+    private void lookUp(String url) throws Exception {
         OnlineConfig config = OnlineConfigs.separate(url, "postgres");
         OnlineDatabase online = new OnlineDatabase(null, config, null);
         OnlineReads reads = new OnlineReads(config, online, vertx, Optional.empty(), Optional.empty(),
