@@ -31,12 +31,24 @@ public final class DerivedJdbcUrl implements ConfigSourceInterceptor {
             return value;
         }
         ConfigValue ssl = context.proceed(SSL_MODE);
-        return JdbcUrls.fromReactive(reactive.getValue(), ssl == null ? null : ssl.getValue())
+        // The pool's trust settings too: a verify-full registry with its CA as a PEM file (RDS) stopped the server at
+        // its migrations, pgjdbc looking for ~/.postgresql/root.crt.
+        boolean trustAll = "true".equalsIgnoreCase(value(context, RegistryConnectOptions.TRUST_ALL));
+        java.util.List<String> pems = "true".equalsIgnoreCase(value(context, RegistryConnectOptions.TRUST_PEM))
+                ? java.util.Arrays.stream(String.valueOf(value(context, RegistryConnectOptions.TRUST_PEM_CERTS))
+                        .split(",")).map(String::strip).filter(c -> !c.isEmpty() && !c.equals("null")).toList()
+                : java.util.List.of();
+        return JdbcUrls.fromReactive(reactive.getValue(), ssl == null ? null : ssl.getValue(), trustAll, pems)
                 .map(url -> reactive.from().withName(JDBC_URL).withValue(url)
                         .withConfigSourceName("derived from " + REACTIVE_URL + " (" + reactive.getConfigSourceName()
                                 + ")")
                         .build())
                 .orElse(value);
+    }
+
+    private static String value(ConfigSourceInterceptorContext context, String name) {
+        ConfigValue v = context.proceed(name);
+        return v == null ? null : v.getValue();
     }
 
     @Override

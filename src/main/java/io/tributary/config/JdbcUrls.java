@@ -21,6 +21,18 @@ public final class JdbcUrls {
      * the URL has one. Empty when the URL is not a PostgreSQL one.
      */
     public static Optional<String> fromReactive(String reactiveUrl, String sslMode) {
+        return fromReactive(reactiveUrl, sslMode, false, java.util.List.of());
+    }
+
+    /**
+     * As {@link #fromReactive(String, String)}, with the reactive pool's trust settings in pgjdbc's terms (unless the
+     * URL has {@code sslrootcert} or {@code sslfactory}), for a URL that uses TLS: {@code trustAll} as
+     * {@code sslfactory=org.postgresql.ssl.NonValidatingFactory}, one PEM certificate file ({@code trust-certificate-pem
+     * .certs}) as {@code sslrootcert}. Without them pgjdbc looked for {@code ~/.postgresql/root.crt} under
+     * {@code verify-ca}/{@code verify-full}, and a server configured as the README says stopped at its migrations.
+     */
+    public static Optional<String> fromReactive(String reactiveUrl, String sslMode, boolean trustAll,
+            java.util.List<String> trustPemCerts) {
         if (reactiveUrl == null) {
             return Optional.empty();
         }
@@ -70,7 +82,27 @@ public final class JdbcUrls {
         if (sslMode != null && !sslMode.isBlank() && !hasParam(query, "sslmode")) {
             append(params, "sslmode", sslMode.strip().toLowerCase(Locale.ROOT));
         }
+        String mode = param(params.toString(), "sslmode");
+        boolean tls = mode != null && !mode.equalsIgnoreCase("disable");
+        if (tls && !hasParam(query, "sslrootcert") && !hasParam(query, "sslfactory")) {
+            if (trustAll) {
+                append(params, "sslfactory", "org.postgresql.ssl.NonValidatingFactory");
+            } else if (trustPemCerts.size() == 1) {
+                append(params, "sslrootcert", java.net.URLEncoder.encode(trustPemCerts.get(0).strip(),
+                        java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
         return Optional.of("jdbc:postgresql://" + authority + path + (params.isEmpty() ? "" : "?" + params));
+    }
+
+    private static String param(String query, String name) {
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq >= 0 && pair.substring(0, eq).equalsIgnoreCase(name)) {
+                return pair.substring(eq + 1);
+            }
+        }
+        return null;
     }
 
     private static boolean hasParam(String query, String name) {
