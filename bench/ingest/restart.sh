@@ -11,6 +11,10 @@
 #   AOT=1 (JDK 25 or later, README "Faster cold starts"): three passes, each on a topic and database of its own: a
 #   training pass whose server writes an AOT cache (-XX:AOTCacheOutput) as it stops, then the measured restart without
 #   the cache and with it (-XX:AOTCache), each against its own plain consumer.
+#   CDS=1 (any JDK, Java 17 included; README "Faster cold starts"): the same three passes with a dynamic AppCDS archive
+#   instead (-XX:ArchiveClassesAtExit as the training server stops, then -XX:SharedArchiveFile).
+#   COMPARE_OPTS="<JVM options>": two passes, the restarted server without those options and with them (with them
+#   first when COMPARE_REVERSE=1), each on a topic and database of its own against its own plain consumer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=${RECORDS:-1000000}
@@ -88,7 +92,21 @@ pass() {
   echo "server errors logged: $(grep -c ' ERROR ' "$dir/server.log" || true)"
 }
 
-if [[ "${AOT:-}" == 1 ]]; then
+if [[ "${CDS:-}" == 1 ]]; then
+  pass training "-XX:ArchiveClassesAtExit=$WORK/app.jsa"
+  [[ -s "$WORK/app.jsa" ]] || { echo "the training pass wrote no CDS archive; see $WORK/training/server.log"; exit 1; }
+  echo "CDS archive: $(du -h "$WORK/app.jsa" | cut -f1)"
+  pass plain-jvm ""
+  pass cds-archive "-XX:SharedArchiveFile=$WORK/app.jsa"
+elif [[ -n "${COMPARE_OPTS:-}" ]]; then
+  if [[ "${COMPARE_REVERSE:-}" == 1 ]]; then
+    pass with-opts "$COMPARE_OPTS"
+    pass without ""
+  else
+    pass without ""
+    pass with-opts "$COMPARE_OPTS"
+  fi
+elif [[ "${AOT:-}" == 1 ]]; then
   pass training "-XX:AOTCacheOutput=$WORK/app.aot"
   [[ -s "$WORK/app.aot" ]] || { echo "the training pass wrote no AOT cache; see $WORK/training/server.log"; exit 1; }
   echo "AOT cache: $(du -h "$WORK/app.aot" | cut -f1)"
