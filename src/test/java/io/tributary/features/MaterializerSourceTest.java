@@ -173,6 +173,56 @@ class MaterializerSourceTest {
                 .hasMessageContaining("delete the feature view and create it again");
     }
 
+    /**
+     * A rolling feature has no newest window online (a first round over 1M entities wrote 1M such rows): as of now it
+     * is combined from the tiles, which hold every tile of a window ending after the watermark less one precision step,
+     * also where its window is final; a row an earlier release left there (no longer kept up to date) is passed over.
+     */
+    @Test
+    void aRollingFeatureAsOfNowComesFromItsTilesWithNoNewestWindowStored() throws Exception {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        FeatureViewSpec rolling = rollingView("rolling"); // count over 10 m at 10 s precision, no lateness
+        // u1 at 10 s (set up) and 400 s, u2 at 100 s: the watermark is 400 s, and u1's and u2's first tiles entered
+        // their windows at 20 s and 110 s, changes a final window holds.
+        append(rows(V1, 1, "u2", 1, 100, "u1", 1, 400));
+        materializer.run(rolling);
+        assertThat(store.state(rolling.id()).watermark()).isEqualTo(OnlineFixtures.T0.toEpochMilli() + 400_000);
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement st = c.createStatement()) {
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM " + OnlineStore.quote(schema)
+                    + ".fv_rolling_latest")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("newest windows stored for a rolling feature").isZero();
+            }
+            Aggregate seven = new Aggregate(FeatureFunction.COUNT);
+            for (int i = 0; i < 7; i++) {
+                seven.add(null, OnlineFixtures.T0.toEpochMilli(), true);
+            }
+            try (java.sql.PreparedStatement p = c.prepareStatement("INSERT INTO " + OnlineStore.quote(schema)
+                    + ".fv_rolling_latest VALUES (?, 0, ?, ?, ?)")) {
+                p.setString(1, EntityKeys.of(List.of("u2")));
+                p.setLong(2, OnlineFixtures.T0.toEpochMilli() - 490_000);
+                p.setLong(3, OnlineFixtures.T0.toEpochMilli() + 110_000);
+                p.setBytes(4, seven.toBytes());
+                p.executeUpdate();
+            }
+        }
+        // Now at 405 s: its step, 400 s, is at the watermark (final): the window [-200 s, 400 s) holds u1's record at
+        // 10 s (not the one at 400 s) and u2's at 100 s.
+        List<Map<String, Object>> now = new FeatureLookup(store, tables).lookup(rolling,
+                List.of(new FeatureLookup.Key(EntityKeys.of(List.of("u1")), null),
+                        new FeatureLookup.Key(EntityKeys.of(List.of("u2")), null)),
+                OnlineFixtures.T0.plusSeconds(405));
+        assertThat(now).extracting(m -> m == null ? null : m.get("n")).containsExactly(1L, 1L);
+        // At 725 s (step 720 s, after the watermark), u1's 10 s record has left its window, its 400 s one not; u2's
+        // has left too: its tile is still held (none expires at this watermark), the window holds nothing.
+        now = new FeatureLookup(store, tables).lookup(rolling,
+                List.of(new FeatureLookup.Key(EntityKeys.of(List.of("u1")), null),
+                        new FeatureLookup.Key(EntityKeys.of(List.of("u2")), null)),
+                OnlineFixtures.T0.plusSeconds(725));
+        assertThat(now.get(0)).containsEntry("n", 1L);
+        assertThat(now.get(1)).containsEntry("n", null);
+    }
+
     /** A writer cleaned up the source's log past the consumed version: the view stops saying so, not retried. */
     @Test
     void aSourceLogCleanedUpPastTheConsumedVersionStopsTheView() throws Exception {
