@@ -99,6 +99,10 @@ public final class FeatureLookup {
                 watermark = start;
                 return;
             }
+            if (kind == 2 && feature == FeatureStore.TOGETHER) {
+                FeatureStore.windowsOf(aggregate, (f, s, e, a) -> row(2, entity, f, s, e, a));
+                return;
+            }
             if (feature < 0 || feature >= spec.features().size()
                     || kind == 2 && spec.features().get(feature).window().kind() == FeatureWindow.Kind.ROLLING) {
                 return; // a rolling feature's newest window, left by an earlier release: combined from tiles instead
@@ -113,8 +117,12 @@ public final class FeatureLookup {
                 }
                 own[feature].add(new Tile(start, a));
             } else {
-                latest.computeIfAbsent(entity, k -> new FeatureStore.Window[n])[feature] = new FeatureStore.Window(
-                        start, end, a);
+                // An entity's row of several features' newest windows and a row of one feature's, written by a later
+                // round, may both hold one: the greater end is the newer.
+                FeatureStore.Window[] own = latest.computeIfAbsent(entity, k -> new FeatureStore.Window[n]);
+                if (own[feature] == null || own[feature].end() < end) {
+                    own[feature] = new FeatureStore.Window(start, end, a);
+                }
             }
         }
 
