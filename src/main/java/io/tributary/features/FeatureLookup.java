@@ -99,8 +99,13 @@ public final class FeatureLookup {
                 watermark = start;
                 return;
             }
-            if (feature < 0 || feature >= spec.features().size()) {
+            if (kind == 2 && feature == FeatureStore.TOGETHER) {
+                FeatureStore.windowsOf(aggregate, (f, s, e, a) -> row(2, entity, f, s, e, a));
                 return;
+            }
+            if (feature < 0 || feature >= spec.features().size()
+                    || kind == 2 && spec.features().get(feature).window().kind() == FeatureWindow.Kind.ROLLING) {
+                return; // a rolling feature's newest window, left by an earlier release: combined from tiles instead
             }
             Aggregate a = Aggregate.fromBytes(spec.features().get(feature).function(), aggregate);
             int n = spec.features().size();
@@ -112,8 +117,12 @@ public final class FeatureLookup {
                 }
                 own[feature].add(new Tile(start, a));
             } else {
-                latest.computeIfAbsent(entity, k -> new FeatureStore.Window[n])[feature] = new FeatureStore.Window(
-                        start, end, a);
+                // An entity's row of several features' newest windows and a row of one feature's, written by a later
+                // round, may both hold one: the greater end is the newer.
+                FeatureStore.Window[] own = latest.computeIfAbsent(entity, k -> new FeatureStore.Window[n]);
+                if (own[feature] == null || own[feature].end() < end) {
+                    own[feature] = new FeatureStore.Window(start, end, a);
+                }
             }
         }
 
@@ -145,13 +154,13 @@ public final class FeatureLookup {
             long now) {
         FeatureWindow w = feature.window();
         if (w.kind() == FeatureWindow.Kind.ROLLING) {
+            // Final or not, from the tiles: every tile of a window ending after the watermark less one precision step
+            // is held (a tile goes once its start is at or before the watermark less duration and precision), and
+            // now's step is past that unless the records' event times run ahead of this server's clock (then the
+            // tiles already dropped are missing from it). No newest window is stored for it: one from an earlier
+            // release is passed over (Now.row), as it is no longer kept up to date.
             long end = w.endAtOrBefore(now);
-            if (end > watermark) {
-                return combine(feature, own, end - w.durationMs(), end);
-            }
-            // Final: the value where it last changed (null where the window was left empty), which holds until the
-            // next change, and every change up to the watermark has been written.
-            return last != null && last.end() <= end ? last.aggregate() : null;
+            return combine(feature, own, end - w.durationMs(), end);
         }
         long best = Long.MIN_VALUE;
         for (Tile t : own) {

@@ -1,7 +1,6 @@
 package io.tributary.features;
 
 import io.tributary.online.OnlineStore;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -317,48 +316,6 @@ public final class FeatureStore {
         return out;
     }
 
-    /** The tiles of some entities, for a lookup. */
-    Map<TileKey, Aggregate> tilesOf(Connection c, FeatureViewSpec spec, Collection<String> entities)
-            throws SQLException {
-        Map<TileKey, Aggregate> out = new HashMap<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT entity, feature, tile_start, agg FROM " + tiles(spec)
-                + " WHERE entity = ANY (?)")) {
-            Array a = c.createArrayOf("text", entities.toArray());
-            s.setArray(1, a);
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    int f = rs.getShort(2);
-                    if (f < spec.features().size()) {
-                        out.put(new TileKey(rs.getString(1), f, rs.getLong(3)),
-                                Aggregate.fromBytes(spec.features().get(f).function(), rs.getBytes(4)));
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The newest final window per entity and feature: {@code entity → feature → window}. */
-    Map<String, Map<Integer, Window>> latestOf(Connection c, FeatureViewSpec spec, Collection<String> entities)
-            throws SQLException {
-        Map<String, Map<Integer, Window>> out = new HashMap<>();
-        try (PreparedStatement s = c.prepareStatement("SELECT entity, feature, window_start, window_end, agg FROM "
-                + latest(spec) + " WHERE entity = ANY (?)")) {
-            s.setArray(1, c.createArrayOf("text", entities.toArray()));
-            try (ResultSet rs = s.executeQuery()) {
-                while (rs.next()) {
-                    int f = rs.getShort(2);
-                    if (f < spec.features().size()) {
-                        out.computeIfAbsent(rs.getString(1), k -> new HashMap<>()).put(f, new Window(rs.getLong(3),
-                                rs.getLong(4), Aggregate.fromBytes(spec.features().get(f).function(),
-                                        rs.getBytes(5))));
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
     /**
      * The as-of-now lookup's one statement ({@link FeatureLookup.Now}): the view's watermark, the entities' tiles and
      * their newest final windows, in one snapshot of the database (one statement sees one), so a round's transaction
@@ -443,33 +400,142 @@ public final class FeatureStore {
      * first round over a large history has one per entity and feature: never all held at once).
      */
     LatestWriter latestWriter(Connection c, FeatureViewSpec spec, BackgroundWrites writes) throws SQLException {
+        int together = 0;
+        for (Feature f : spec.features()) {
+            if (f.window().kind() != FeatureWindow.Kind.ROLLING) {
+                together++;
+            }
+        }
         return new LatestWriter(new ArrayBatch(c, "INSERT INTO " + latest(spec) + " AS t (entity, feature, "
                 + "window_start, window_end, agg) SELECT * FROM unnest(?::text[], ?::smallint[], ?::bigint[], "
                 + "?::bigint[], ?::bytea[]) ON CONFLICT (entity, feature) DO UPDATE SET window_start = "
                 + "EXCLUDED.window_start, window_end = EXCLUDED.window_end, agg = EXCLUDED.agg "
                 + "WHERE EXCLUDED.window_end >= t.window_end", writes, "text", "smallint", "bigint", "bigint",
-                "bytea"));
+                "bytea"), spec.features().size(), together);
     }
 
+    /**
+     * The feature number of an entity's row of newest windows that holds several features' ({@link LatestWriter}),
+     * below every feature's: an earlier release's lookup passes it over.
+     */
+    static final short TOGETHER = -1;
+
+    /**
+     * Each entity's newest windows as a round makes them final, one row per entity and feature, except that an entity
+     * with a new window for every tumbling and sliding feature of the view (two or more) gets a single row holding all
+     * of them (feature {@link #TOGETHER}, its window's start and end the least start and greatest end, the aggregate
+     * {@link #together}'s bytes), replacing the one it had: what a first round over a large history writes for most
+     * entities, one PostgreSQL row where there were as many as features. A row per feature written by a later round
+     * (only some features got a new window) stays beside it; a lookup takes, per feature, the window with the
+     * greatest end of the two ({@link FeatureLookup.Now}), and a window's end only grows from round to round.
+     */
     static final class LatestWriter implements AutoCloseable {
         private final ArrayBatch batch;
+        private final int together;
+        private String entity;
+        private final int[] features;
+        private final Window[] windows;
+        private int size;
 
-        private LatestWriter(ArrayBatch batch) {
+        private LatestWriter(ArrayBatch batch, int features, int together) {
             this.batch = batch;
+            this.together = together;
+            this.features = new int[features];
+            this.windows = new Window[features];
         }
 
         /**
-         * Each entity and feature at most once per writer (one statement cannot update a row twice). A window without
-         * an aggregate (a rolling window that holds nothing any more) is stored as empty bytes.
+         * Each entity and feature at most once per writer (one statement cannot update a row twice), an entity's
+         * features one after the other. A window without an aggregate (a rolling window that holds nothing any more,
+         * as an earlier release wrote) is stored as empty bytes.
          */
         void add(String entity, int feature, Window w) throws SQLException {
-            batch.add(entity, (short) feature, w.start(), w.end(),
-                    w.aggregate() == null ? new byte[0] : w.aggregate().toBytes());
+            if (!entity.equals(this.entity)) {
+                entityDone();
+                this.entity = entity;
+            }
+            features[size] = feature;
+            windows[size++] = w;
+        }
+
+        private void entityDone() throws SQLException {
+            if (size == 0) {
+                return;
+            }
+            if (size >= 2 && size == together) {
+                long start = Long.MAX_VALUE;
+                long end = Long.MIN_VALUE;
+                for (int i = 0; i < size; i++) {
+                    start = Math.min(start, windows[i].start());
+                    end = Math.max(end, windows[i].end());
+                }
+                batch.add(entity, TOGETHER, start, end, together(features, windows, size));
+            } else {
+                for (int i = 0; i < size; i++) {
+                    Window w = windows[i];
+                    batch.add(entity, (short) features[i], w.start(), w.end(),
+                            w.aggregate() == null ? new byte[0] : w.aggregate().toBytes());
+                }
+            }
+            size = 0;
+            entity = null;
         }
 
         @Override
         public void close() throws SQLException {
-            batch.close();
+            try {
+                entityDone();
+            } finally {
+                batch.close();
+            }
+        }
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.invoke.VarHandle INTS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.invoke.VarHandle SHORTS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            short[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+    /**
+     * Several features' windows in one aggregate column: per window its feature (2 bytes), start and end (8 each),
+     * the aggregate's length (4) and bytes ({@link Aggregate#toBytes}; none for a window without one).
+     */
+    static byte[] together(int[] features, Window[] windows, int size) {
+        byte[][] aggregates = new byte[size][];
+        int length = 0;
+        for (int i = 0; i < size; i++) {
+            aggregates[i] = windows[i].aggregate() == null ? new byte[0] : windows[i].aggregate().toBytes();
+            length += 22 + aggregates[i].length;
+        }
+        byte[] out = new byte[length];
+        int at = 0;
+        for (int i = 0; i < size; i++) {
+            SHORTS.set(out, at, (short) features[i]);
+            LONGS.set(out, at + 2, windows[i].start());
+            LONGS.set(out, at + 10, windows[i].end());
+            INTS.set(out, at + 18, aggregates[i].length);
+            System.arraycopy(aggregates[i], 0, out, at + 22, aggregates[i].length);
+            at += 22 + aggregates[i].length;
+        }
+        return out;
+    }
+
+    /** Receives the windows of a {@link #together} row. */
+    @FunctionalInterface
+    interface WindowSink {
+        void window(int feature, long start, long end, byte[] aggregate);
+    }
+
+    /** The windows of a {@link #together} row, in the order written. */
+    static void windowsOf(byte[] together, WindowSink sink) {
+        for (int at = 0; at + 22 <= together.length;) {
+            int length = (int) INTS.get(together, at + 18);
+            sink.window((short) SHORTS.get(together, at), (long) LONGS.get(together, at + 2),
+                    (long) LONGS.get(together, at + 10), java.util.Arrays.copyOfRange(together, at + 22,
+                            at + 22 + length));
+            at += 22 + length;
         }
     }
 

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * The windows with an end in {@code (from, watermark]} that hold a record, combined from their tiles, as offline rows
  * (features of one window shape share a row), produced entity by entity as they are taken: a round over a long history
  * makes millions of them, which are streamed into the offline table's data files rather than collected. Each entity's
- * newest window per feature goes to the {@link FeatureStore.LatestWriter} as the entity is done. Entities come in the
+ * newest window per tumbling or sliding feature goes to the {@link FeatureStore.LatestWriter} as the entity is done (a
+ * rolling feature's is combined from the tiles at lookup, {@link FeatureLookup}). Entities come in the
  * order of their key's hash (equal hashes by key) and each entity's rows by (end, start), so a repeated round writes
  * the same rows in the same order.
  *
@@ -313,8 +314,7 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
     /**
      * One rolling feature of one entity (its tiles are {@code relevant[from, to)}, ascending by start): a row at each
      * end in {@code (this.from, watermark]} where its value changes, that is where a tile enters the window (one
-     * precision step after the tile's start) or leaves it (a duration later); the newest to the latest writer, without
-     * an aggregate where the window is left empty.
+     * precision step after the tile's start) or leaves it (a duration later). Nothing goes to the latest writer.
      */
     private void rolling(String entity, int f, int from, int to, TreeMap<long[], Object[]> windows, int n)
             throws SQLException {
@@ -332,7 +332,6 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
             }
         }
         Arrays.sort(ends, 0, size);
-        FeatureStore.Window newest = null;
         for (int i = 0; i < size; i++) {
             if (i > 0 && ends[i] == ends[i - 1]) {
                 continue;
@@ -341,11 +340,10 @@ final class FinalWindows implements Iterator<FinalWindows.Row> {
             long start = end - w.durationMs();
             Aggregate sum = combine(f, from, to, start, end);
             windows.computeIfAbsent(new long[] {start, end}, k -> new Object[n])[f] = sum == null ? null : sum.value();
-            newest = new FeatureStore.Window(start, end, sum);
         }
-        if (newest != null) {
-            latest.add(entity, f, newest);
-        }
+        // No newest window online: a lookup as of now combines a rolling window from the tiles held, which are every
+        // tile of any window ending after the watermark less one precision step (FeatureLookup), so such a row would
+        // only repeat them (a first round over 1M entities wrote 1M of them).
     }
 
     /**

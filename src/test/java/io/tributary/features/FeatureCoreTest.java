@@ -35,25 +35,31 @@ class FeatureCoreTest {
     }
 
     /**
-     * A rolling feature as of now where its window is final (the watermark at or past now's precision step): the
-     * value where it last changed, which the newest window online holds, however many steps ago that was; null where
-     * that change left the window empty (stored without an aggregate). An earlier rule took only a newest window ending
-     * at the step exactly, which a table of changes only rarely has.
+     * A rolling feature as of now where its window is final (the watermark at or past now's precision step) is combined
+     * from its tiles, as where it is not: every tile of a window ending after the watermark less one precision step is
+     * held. No newest window is stored for it; one an earlier release stored (no longer kept up to date) is passed
+     * over, and an entity whose tiles leave its window holds nothing there (null).
      */
     @Test
-    void aFinalRollingValueAsOfNowIsTheOneWhereItLastChanged() {
+    void aFinalRollingValueAsOfNowIsCombinedFromItsTiles() {
         FeatureViewSpec spec = compile(List.of("value.user_id"), null, "0s", feature("n", "count", null,
                 new FeatureViewDefinition.WindowDefinition(null, null,
                         new FeatureViewDefinition.Span("10m", null, "10s"))));
         long now = 1_800_000_000_000L;
-        Aggregate two = new Aggregate(FeatureFunction.COUNT);
-        two.add(null, now - 500_000, true);
-        two.add(null, now - 400_000, true);
+        Aggregate one = new Aggregate(FeatureFunction.COUNT);
+        one.add(null, now - 500_000, true);
+        Aggregate seven = new Aggregate(FeatureFunction.COUNT);
+        for (int i = 0; i < 7; i++) {
+            seven.add(null, now - 400_000, true);
+        }
         FeatureLookup.Now answer = new FeatureLookup.Now(spec, now);
         answer.row(0, null, 0, now, 0, null); // the watermark: now
-        // u1's count last changed 200 s ago (to 2); u2's window was left empty 30 s ago.
-        answer.row(2, "[\"u1\"]", 0, now - 200_000 - 600_000, now - 200_000, two.toBytes());
-        answer.row(2, "[\"u2\"]", 0, now - 30_000 - 600_000, now - 30_000, new byte[0]);
+        // u1: tiles at 500 s and 400 s ago; u2: a tile at 605 s ago, which left the window 5 s ago, and a stale newest
+        // window of an earlier release saying 7.
+        answer.row(1, "[\"u1\"]", 0, now - 500_000, 0, one.toBytes());
+        answer.row(1, "[\"u1\"]", 0, now - 400_000, 0, one.toBytes());
+        answer.row(1, "[\"u2\"]", 0, now - 605_000, 0, one.toBytes());
+        answer.row(2, "[\"u2\"]", 0, now - 30_000 - 600_000, now - 30_000, seven.toBytes());
         var features = answer.features(List.of("[\"u1\"]", "[\"u2\"]"));
         assertThat(features.get("[\"u1\"]")).containsEntry("n", 2L);
         assertThat(features.get("[\"u2\"]")).containsEntry("n", null);

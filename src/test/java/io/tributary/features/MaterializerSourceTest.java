@@ -173,6 +173,110 @@ class MaterializerSourceTest {
                 .hasMessageContaining("delete the feature view and create it again");
     }
 
+    /**
+     * A rolling feature has no newest window online (a first round over 1M entities wrote 1M such rows): as of now it
+     * is combined from the tiles, which hold every tile of a window ending after the watermark less one precision step,
+     * also where its window is final; a row an earlier release left there (no longer kept up to date) is passed over.
+     */
+    @Test
+    void aRollingFeatureAsOfNowComesFromItsTilesWithNoNewestWindowStored() throws Exception {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        FeatureViewSpec rolling = rollingView("rolling"); // count over 10 m at 10 s precision, no lateness
+        // u1 at 10 s (set up) and 400 s, u2 at 100 s: the watermark is 400 s, and u1's and u2's first tiles entered
+        // their windows at 20 s and 110 s, changes a final window holds.
+        append(rows(V1, 1, "u2", 1, 100, "u1", 1, 400));
+        materializer.run(rolling);
+        assertThat(store.state(rolling.id()).watermark()).isEqualTo(OnlineFixtures.T0.toEpochMilli() + 400_000);
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement st = c.createStatement()) {
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM " + OnlineStore.quote(schema)
+                    + ".fv_rolling_latest")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("newest windows stored for a rolling feature").isZero();
+            }
+            Aggregate seven = new Aggregate(FeatureFunction.COUNT);
+            for (int i = 0; i < 7; i++) {
+                seven.add(null, OnlineFixtures.T0.toEpochMilli(), true);
+            }
+            try (java.sql.PreparedStatement p = c.prepareStatement("INSERT INTO " + OnlineStore.quote(schema)
+                    + ".fv_rolling_latest VALUES (?, 0, ?, ?, ?)")) {
+                p.setString(1, EntityKeys.of(List.of("u2")));
+                p.setLong(2, OnlineFixtures.T0.toEpochMilli() - 490_000);
+                p.setLong(3, OnlineFixtures.T0.toEpochMilli() + 110_000);
+                p.setBytes(4, seven.toBytes());
+                p.executeUpdate();
+            }
+        }
+        // Now at 405 s: its step, 400 s, is at the watermark (final): the window [-200 s, 400 s) holds u1's record at
+        // 10 s (not the one at 400 s) and u2's at 100 s.
+        List<Map<String, Object>> now = new FeatureLookup(store, tables).lookup(rolling,
+                List.of(new FeatureLookup.Key(EntityKeys.of(List.of("u1")), null),
+                        new FeatureLookup.Key(EntityKeys.of(List.of("u2")), null)),
+                OnlineFixtures.T0.plusSeconds(405));
+        assertThat(now).extracting(m -> m == null ? null : m.get("n")).containsExactly(1L, 1L);
+        // At 725 s (step 720 s, after the watermark), u1's 10 s record has left its window, its 400 s one not; u2's
+        // has left too: its tile is still held (none expires at this watermark), the window holds nothing.
+        now = new FeatureLookup(store, tables).lookup(rolling,
+                List.of(new FeatureLookup.Key(EntityKeys.of(List.of("u1")), null),
+                        new FeatureLookup.Key(EntityKeys.of(List.of("u2")), null)),
+                OnlineFixtures.T0.plusSeconds(725));
+        assertThat(now.get(0)).containsEntry("n", 1L);
+        assertThat(now.get(1)).containsEntry("n", null);
+    }
+
+    /**
+     * An entity with a new final window for each tumbling and sliding feature gets one row of newest windows, not one
+     * per feature (a first round writes that for most entities); a later round that makes only some of them final
+     * writes those apart, and a lookup takes per feature the window with the greater end of the two rows.
+     */
+    @Test
+    void anEntitysNewestWindowsOfOneRoundAreOneRow() throws Exception {
+        Materializer materializer = new Materializer(tables, store, MaterializeHooks.NONE);
+        FeatureViewSpec both;
+        try (TableChanges changes = tables.changesSince(location, -1)) {
+            both = FeatureViewCompiler.compile("both", "c.s.both", location, tables.defaultLocation("c", "s", "both"),
+                    "fv_both", new FeatureViewDefinition(List.of("value.user_id"), null, "0s", List.of(
+                            new FeatureViewDefinition.FeatureDefinition("t", "count", null,
+                                    new FeatureViewDefinition.WindowDefinition(
+                                            new FeatureViewDefinition.Span("10m", null, null), null, null)),
+                            new FeatureViewDefinition.FeatureDefinition("s", "count", null,
+                                    new FeatureViewDefinition.WindowDefinition(null,
+                                            new FeatureViewDefinition.Span("20m", "10m", null), null)))),
+                    changes.columns());
+        }
+        store.register(both);
+        new OfflineFeatures(tables).create(both);
+        // u1 at 10 s (set up) and 700 s, u2 at -100 s and 100 s: the watermark 700 s makes [0, 10 m) and
+        // [-10 m, 10 m) final for both.
+        append(rows(V1, 1, "u2", 1, -100, "u2", 1, 100, "u1", 1, 700));
+        materializer.run(both);
+        assertThat(newestRows()).containsExactlyInAnyOrder("[\"u1\"] -1", "[\"u2\"] -1");
+        // u1 at 1,300 s: u1's [10 m, 20 m) and [0, 20 m) become final, u2's [0, 20 m) only (its tumbling windows
+        // are all final already): a row of u2's sliding window alone.
+        append(rows(V1, 4, "u1", 1, 1_300));
+        materializer.run(both);
+        assertThat(newestRows()).containsExactlyInAnyOrder("[\"u1\"] -1", "[\"u2\"] -1", "[\"u2\"] 1");
+        List<Map<String, Object>> now = new FeatureLookup(store, tables).lookup(both,
+                List.of(new FeatureLookup.Key(EntityKeys.of(List.of("u1")), null),
+                        new FeatureLookup.Key(EntityKeys.of(List.of("u2")), null)),
+                OnlineFixtures.T0.plusSeconds(1_305));
+        assertThat(now.get(0)).containsEntry("t", 1L).containsEntry("s", 2L);
+        // u2's sliding feature: [0, 20 m) holds 1 record (its own row), not [-10 m, 10 m)'s 2 (the row of both).
+        assertThat(now.get(1)).containsEntry("t", 1L).containsEntry("s", 1L);
+    }
+
+    /** The rows of view "both"'s newest windows: entity and feature. */
+    private List<String> newestRows() throws Exception {
+        List<String> out = new java.util.ArrayList<>();
+        try (java.sql.Connection c = database.getConnection(); java.sql.Statement st = c.createStatement();
+                java.sql.ResultSet rs = st.executeQuery("SELECT entity, feature FROM " + OnlineStore.quote(schema)
+                        + ".fv_both_latest")) {
+            while (rs.next()) {
+                out.add(rs.getString(1) + " " + rs.getShort(2));
+            }
+        }
+        return out;
+    }
+
     /** A writer cleaned up the source's log past the consumed version: the view stops saying so, not retried. */
     @Test
     void aSourceLogCleanedUpPastTheConsumedVersionStopsTheView() throws Exception {
