@@ -19,6 +19,7 @@ public final class DerivedJdbcUrl implements ConfigSourceInterceptor {
     static final String JDBC_URL = "quarkus.datasource.jdbc.url";
     static final String REACTIVE_URL = "quarkus.datasource.reactive.url";
     static final String SSL_MODE = "quarkus.datasource.reactive.postgresql.ssl-mode";
+    static final String SEARCH_PATH = "quarkus.datasource.reactive.additional-properties.search_path";
 
     @Override
     public ConfigValue getValue(ConfigSourceInterceptorContext context, String name) {
@@ -38,7 +39,11 @@ public final class DerivedJdbcUrl implements ConfigSourceInterceptor {
                 ? java.util.Arrays.stream(String.valueOf(value(context, RegistryConnectOptions.TRUST_PEM_CERTS))
                         .split(",")).map(String::strip).filter(c -> !c.isEmpty() && !c.equals("null")).toList()
                 : java.util.List.of();
+        // The pool's other way to name its schema; in the URL, search_path is carried over by JdbcUrls.
+        String searchPath = value(context, SEARCH_PATH);
         return JdbcUrls.fromReactive(reactive.getValue(), ssl == null ? null : ssl.getValue(), trustAll, pems)
+                .map(url -> searchPath == null || searchPath.isBlank() || url.contains("currentSchema=") ? url
+                        : JdbcUrls.withParam(url, "currentSchema", searchPath.strip()))
                 .map(url -> reactive.from().withName(JDBC_URL).withValue(url)
                         .withConfigSourceName("derived from " + REACTIVE_URL + " (" + reactive.getConfigSourceName()
                                 + ")")

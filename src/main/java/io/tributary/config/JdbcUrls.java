@@ -82,6 +82,13 @@ public final class JdbcUrls {
         if (sslMode != null && !sslMode.isBlank() && !hasParam(query, "sslmode")) {
             append(params, "sslmode", sslMode.strip().toLowerCase(Locale.ROOT));
         }
+        // The reactive client's schema setting is search_path; pgjdbc ignores that name and reads currentSchema, so
+        // the migrations and locks went to the default schema while every query looked in the named one: a server
+        // answering every call 500 "relation streams does not exist".
+        String searchPath = param(query, "search_path");
+        if (searchPath != null && !hasParam(query, "currentSchema")) {
+            append(params, "currentSchema", searchPath);
+        }
         String mode = param(params.toString(), "sslmode");
         boolean tls = mode != null && !mode.equalsIgnoreCase("disable");
         if (tls && !hasParam(query, "sslrootcert") && !hasParam(query, "sslfactory")) {
@@ -93,6 +100,18 @@ public final class JdbcUrls {
             }
         }
         return Optional.of("jdbc:postgresql://" + authority + path + (params.isEmpty() ? "" : "?" + params));
+    }
+
+    /**
+     * {@code url} with {@code name=value} added (the value percent-encoded), unless it has that parameter already.
+     */
+    public static String withParam(String url, String name, String value) {
+        int q = url.indexOf('?');
+        if (q >= 0 && hasParam(url.substring(q + 1), name)) {
+            return url;
+        }
+        return url + (q >= 0 ? "&" : "?") + name + "="
+                + java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private static String param(String query, String name) {
