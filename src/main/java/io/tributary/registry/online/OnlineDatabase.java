@@ -63,7 +63,7 @@ public class OnlineDatabase {
                         .idleValidationTimeout(Duration.ofSeconds(2))
                         .validationTimeout(Duration.ofSeconds(30))
                         .connectionFactoryConfiguration(cf -> {
-                            cf.jdbcUrl(config.jdbcUrl().get());
+                            cf.jdbcUrl(jdbcUrl(config.jdbcUrl().get()));
                             config.username().ifPresent(u -> cf.principal(new NamePrincipal(u)));
                             config.password().ifPresent(p -> cf.credential(new SimplePassword(p)));
                             return cf;
@@ -74,6 +74,22 @@ public class OnlineDatabase {
             throw new IllegalStateException("cannot open the online database at tributary.online.jdbc-url: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The setting as pgjdbc's URL: a {@code postgresql://} URL, the registry setting's form, is taken as well (the
+     * server failed to start with pgjdbc's "No suitable driver", naming no setting).
+     *
+     * @throws IllegalStateException naming the setting for anything else
+     */
+    static String jdbcUrl(String setting) {
+        String url = setting.strip();
+        if (url.regionMatches(true, 0, "jdbc:postgresql:", 0, "jdbc:postgresql:".length())) {
+            return url;
+        }
+        return io.tributary.config.JdbcUrls.fromReactive(url, null).orElseThrow(() -> new IllegalStateException(
+                "TRIBUTARY_ONLINE_JDBC_URL '" + url.split("\\?", 2)[0] + "' is not a PostgreSQL URL: use "
+                        + "jdbc:postgresql://host:port/database"));
     }
 
     public OnlineStore store() {

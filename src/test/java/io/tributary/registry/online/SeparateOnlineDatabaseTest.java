@@ -47,6 +47,22 @@ class SeparateOnlineDatabaseTest {
         assertThat(selectOne()).isEqualTo(1);
     }
 
+    /**
+     * The registry's setting is a {@code postgresql://} URL; the same form for this one failed the server's start with
+     * pgjdbc's "No suitable driver", naming no setting.
+     */
+    @Test
+    void aPostgresqlUrlInTheRegistrysFormIsTakenAndAnythingElseIsRefusedNamingTheSetting() throws Exception {
+        online.onShutdown(null);
+        online = new OnlineDatabase(null, OnlineConfigs.separate("postgresql://127.0.0.1:5432/" + name, "postgres"),
+                null);
+        assertThat(selectOne()).isEqualTo(1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OnlineDatabase(null,
+                OnlineConfigs.separate("mysql://127.0.0.1:3306/" + name + "?password=secret", "postgres"), null))
+                .hasMessageContaining("TRIBUTARY_ONLINE_JDBC_URL").hasMessageContaining("jdbc:postgresql://")
+                .hasMessageNotContaining("secret");
+    }
+
     private int selectOne() throws Exception {
         try (Connection c = online.store().connection(); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT 1")) {
