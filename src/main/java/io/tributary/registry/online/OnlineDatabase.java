@@ -37,7 +37,7 @@ public class OnlineDatabase {
     public OnlineDatabase(DataSource registry, OnlineConfig config, Tables tables) {
         this.tables = tables;
         // Named without the URL's parameters, which may hold a password.
-        this.where = "schema " + config.schema() + " of " + config.jdbcUrl().map(u -> u.split("\\?", 2)[0])
+        this.where = "schema " + config.schema() + " of " + config.jdbcUrl().map(OnlineDatabase::shown)
                 .map(u -> "TRIBUTARY_ONLINE_JDBC_URL " + u).orElse("the registry database");
         if (config.jdbcUrl().isPresent()) {
             this.own = pool(config);
@@ -88,8 +88,16 @@ public class OnlineDatabase {
             return url;
         }
         return io.tributary.config.JdbcUrls.fromReactive(url, null).orElseThrow(() -> new IllegalStateException(
-                "TRIBUTARY_ONLINE_JDBC_URL '" + url.split("\\?", 2)[0] + "' is not a PostgreSQL URL: use "
+                "TRIBUTARY_ONLINE_JDBC_URL '" + shown(url) + "' is not a PostgreSQL URL: use "
                         + "jdbc:postgresql://host:port/database"));
+    }
+
+    /** A URL as messages show it: without its parameters or user info, either of which may hold a password. */
+    static String shown(String url) {
+        String u = url.split("\\?", 2)[0];
+        int scheme = u.indexOf("://");
+        int at = u.lastIndexOf('@');
+        return scheme >= 0 && at > scheme ? u.substring(0, scheme + 3) + u.substring(at + 1) : u;
     }
 
     public OnlineStore store() {

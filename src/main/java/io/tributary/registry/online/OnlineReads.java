@@ -132,8 +132,9 @@ public class OnlineReads {
         try {
             return PgConnectOptions.fromUri(uri);
         } catch (RuntimeException e) {
-            throw new IllegalStateException(setting + " '" + url + "' is not a PostgreSQL URL the reactive client "
-                    + "reads (postgresql://host:port/database): " + e.getMessage(), e);
+            // Not the parser's message: it quotes the whole URL, password included.
+            throw new IllegalStateException(setting + " '" + OnlineDatabase.shown(url) + "' is not a PostgreSQL URL the "
+                    + "reactive client reads (postgresql://host:port/database; one host)");
         }
     }
 

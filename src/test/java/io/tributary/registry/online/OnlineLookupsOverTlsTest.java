@@ -61,6 +61,22 @@ class OnlineLookupsOverTlsTest {
         lookUp("jdbc:postgresql://127.0.0.1:5432/postgres");
     }
 
+    /** The reactive parser's own message quotes the whole URL: a password must not reach the log that way. */
+    @Test
+    void aUrlTheLookupsCannotReadIsRefusedNamingTheSettingWithoutItsPassword() {
+        OnlineConfig config = OnlineConfigs.separate("postgresql://bob:hunter2@a.example:5432,b.example:5432/db",
+                "postgres");
+        OnlineDatabase online = new OnlineDatabase(null, config, null);
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OnlineReads(config, online, vertx,
+                    Optional.empty(), Optional.empty(), Optional.empty(), null))
+                    .hasMessageContaining("tributary.online.jdbc-url").hasMessageContaining("a.example")
+                    .hasMessageNotContaining("hunter2");
+        } finally {
+            online.onShutdown(null);
+        }
+    }
+
     private void lookUp(String url) throws Exception {
         OnlineConfig config = OnlineConfigs.separate(url, "postgres");
         OnlineDatabase online = new OnlineDatabase(null, config, null);

@@ -58,9 +58,17 @@ class SeparateOnlineDatabaseTest {
                 null);
         assertThat(selectOne()).isEqualTo(1);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OnlineDatabase(null,
-                OnlineConfigs.separate("mysql://127.0.0.1:3306/" + name + "?password=secret", "postgres"), null))
-                .hasMessageContaining("TRIBUTARY_ONLINE_JDBC_URL").hasMessageContaining("jdbc:postgresql://")
-                .hasMessageNotContaining("secret");
+                OnlineConfigs.separate("mysql://bob:hunter2@127.0.0.1:3306/" + name + "?password=secret", "postgres"),
+                null)).hasMessageContaining("TRIBUTARY_ONLINE_JDBC_URL").hasMessageContaining("jdbc:postgresql://")
+                .hasMessageContaining("mysql://127.0.0.1:3306/").hasMessageNotContaining("secret")
+                .hasMessageNotContaining("hunter2");
+        OnlineDatabase withUserInfo = new OnlineDatabase(null, OnlineConfigs.separate(
+                "postgresql://postgres:hunter2@127.0.0.1:5432/" + name, "postgres"), null);
+        try {
+            assertThat(withUserInfo.where()).contains("postgresql://127.0.0.1:5432/").doesNotContain("hunter2");
+        } finally {
+            withUserInfo.onShutdown(null);
+        }
     }
 
     private int selectOne() throws Exception {
