@@ -92,12 +92,18 @@ pass() {
   echo "server errors logged: $(grep -c ' ERROR ' "$dir/server.log" || true)"
 }
 
-if [[ "${CDS:-}" == 1 ]]; then
-  pass training "-XX:ArchiveClassesAtExit=$WORK/app.jsa"
-  [[ -s "$WORK/app.jsa" ]] || { echo "the training pass wrote no CDS archive; see $WORK/training/server.log"; exit 1; }
-  echo "CDS archive: $(du -h "$WORK/app.jsa" | cut -f1)"
+# trained WHAT FILE WRITE_OPT USE_OPT NAME: a training pass whose server writes FILE as it stops, then the restart
+# without it and with it (the pass named NAME).
+trained() {
+  pass training "$3=$WORK/$2"
+  [[ -s "$WORK/$2" ]] || { echo "the training pass wrote no $1; see $WORK/training/server.log"; exit 1; }
+  echo "$1: $(du -h "$WORK/$2" | cut -f1)"
   pass plain-jvm ""
-  pass cds-archive "-XX:SharedArchiveFile=$WORK/app.jsa"
+  pass "$5" "$4=$WORK/$2"
+}
+
+if [[ "${CDS:-}" == 1 ]]; then
+  trained "CDS archive" app.jsa -XX:ArchiveClassesAtExit -XX:SharedArchiveFile cds-archive
 elif [[ -n "${COMPARE_OPTS:-}" ]]; then
   if [[ "${COMPARE_REVERSE:-}" == 1 ]]; then
     pass with-opts "$COMPARE_OPTS"
@@ -107,11 +113,7 @@ elif [[ -n "${COMPARE_OPTS:-}" ]]; then
     pass with-opts "$COMPARE_OPTS"
   fi
 elif [[ "${AOT:-}" == 1 ]]; then
-  pass training "-XX:AOTCacheOutput=$WORK/app.aot"
-  [[ -s "$WORK/app.aot" ]] || { echo "the training pass wrote no AOT cache; see $WORK/training/server.log"; exit 1; }
-  echo "AOT cache: $(du -h "$WORK/app.aot" | cut -f1)"
-  pass plain-jvm ""
-  pass aot-cache "-XX:AOTCache=$WORK/app.aot"
+  trained "AOT cache" app.aot -XX:AOTCacheOutput -XX:AOTCache aot-cache
 else
   pass restart ""
 fi

@@ -2,8 +2,6 @@ package io.tributary.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -36,11 +34,6 @@ class DerivedJdbcUrlSchemaTest {
         admin("postgres", "DROP DATABASE IF EXISTS " + db + " WITH (FORCE)");
     }
 
-    private String derived(Map<String, String> settings) {
-        return new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(settings, "test", 300))
-                .withInterceptors(new DerivedJdbcUrl()).build().getValue("quarkus.datasource.jdbc.url", String.class);
-    }
-
     private static String currentSchema(String url) throws Exception {
         try (Connection c = DriverManager.getConnection(url, "postgres", null); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT current_schema()")) {
@@ -51,21 +44,22 @@ class DerivedJdbcUrlSchemaTest {
 
     @Test
     void aSearchPathInTheReactiveUrlIsTheJdbcSchemaToo() throws Exception {
-        String url = derived(Map.of("quarkus.datasource.reactive.url",
+        String url = DerivedJdbcUrlTlsTest.derived(Map.of("quarkus.datasource.reactive.url",
                 "postgresql://127.0.0.1:5432/" + db + "?search_path=tributary"));
         assertThat(currentSchema(url)).isEqualTo("tributary");
     }
 
     @Test
     void aSearchPathAmongThePoolsPropertiesIsTheJdbcSchemaToo() throws Exception {
-        String url = derived(Map.of("quarkus.datasource.reactive.url", "postgresql://127.0.0.1:5432/" + db,
+        String url = DerivedJdbcUrlTlsTest.derived(Map.of(
+                "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:5432/" + db,
                 "quarkus.datasource.reactive.additional-properties.search_path", "tributary"));
         assertThat(currentSchema(url)).isEqualTo("tributary");
     }
 
     @Test
     void withoutOneTheDatabasesDefaultStays() throws Exception {
-        assertThat(currentSchema(derived(Map.of("quarkus.datasource.reactive.url",
+        assertThat(currentSchema(DerivedJdbcUrlTlsTest.derived(Map.of("quarkus.datasource.reactive.url",
                 "postgresql://127.0.0.1:5432/" + db)))).isEqualTo("public");
     }
 

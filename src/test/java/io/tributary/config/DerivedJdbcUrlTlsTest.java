@@ -21,9 +21,12 @@ import org.junit.jupiter.api.Test;
  */
 class DerivedJdbcUrlTlsTest {
 
-    private static SmallRyeConfig config(Map<String, String> settings) {
-        return new SmallRyeConfigBuilder().withSources(new PropertiesConfigSource(settings, "test", 300))
+    /** The JDBC URL {@link DerivedJdbcUrl} derives from {@code settings}. */
+    static String derived(Map<String, String> settings) {
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(settings, "test", 300))
                 .withInterceptors(new DerivedJdbcUrl()).build();
+        return config.getValue("quarkus.datasource.jdbc.url", String.class);
     }
 
     private static int selectOne(String url) throws Exception {
@@ -37,12 +40,11 @@ class DerivedJdbcUrlTlsTest {
     @Test
     void aVerifyFullRegistryWithItsCaAsAPemFileIsReachedByTheDerivedJdbcUrl() throws Exception {
         TlsOnlyPostgres db = TlsOnlyPostgres.shared();
-        String url = config(Map.of(
+        String url = derived(Map.of(
                 "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + db.port() + "/postgres",
                 "quarkus.datasource.reactive.postgresql.ssl-mode", "verify-full",
                 "quarkus.datasource.reactive.trust-certificate-pem", "true",
-                "quarkus.datasource.reactive.trust-certificate-pem.certs", db.certificate().toString()))
-                .getValue("quarkus.datasource.jdbc.url", String.class);
+                "quarkus.datasource.reactive.trust-certificate-pem.certs", db.certificate().toString()));
         assertThat(url).contains("sslmode=verify-full").contains("sslrootcert=");
         assertThat(selectOne(url)).isEqualTo(1);
     }
@@ -50,22 +52,20 @@ class DerivedJdbcUrlTlsTest {
     @Test
     void aRegistryTrustedWithoutACheckIsReachedByTheDerivedJdbcUrl() throws Exception {
         TlsOnlyPostgres db = TlsOnlyPostgres.shared();
-        String url = config(Map.of(
+        String url = derived(Map.of(
                 "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + db.port() + "/postgres",
                 "quarkus.datasource.reactive.postgresql.ssl-mode", "verify-ca",
-                "quarkus.datasource.reactive.trust-all", "true"))
-                .getValue("quarkus.datasource.jdbc.url", String.class);
+                "quarkus.datasource.reactive.trust-all", "true"));
         assertThat(selectOne(url)).isEqualTo(1);
     }
 
     @Test
     void aUrlThatNamesItsOwnTrustKeepsIt() {
-        String url = config(Map.of(
+        String url = derived(Map.of(
                 "quarkus.datasource.reactive.url", "postgresql://h/d?sslrootcert=/own.pem",
                 "quarkus.datasource.reactive.postgresql.ssl-mode", "verify-full",
                 "quarkus.datasource.reactive.trust-certificate-pem", "true",
-                "quarkus.datasource.reactive.trust-certificate-pem.certs", "/other.pem"))
-                .getValue("quarkus.datasource.jdbc.url", String.class);
+                "quarkus.datasource.reactive.trust-certificate-pem.certs", "/other.pem"));
         assertThat(url).isEqualTo("jdbc:postgresql://h/d?sslrootcert=/own.pem&sslmode=verify-full");
     }
 }
